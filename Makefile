@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# PELT frequency invariance and HWP dynamic boost, made observable and
+# testable: Debian's linux-source-6.1 + patches/ -> kernel -> QEMU guest.
+#
+#   make run      build what is missing, boot, show what the series adds
+#   make test     host checks, then the kselftests in the guest
+#   make help     every target
+#
+# The pipeline, top to bottom: deps -> tree -> series -> config -> kernel,
+# selftests, rootfs -> guest. Build output lives in build/ (make clean);
+# ccache and the rootfs image live in CACHE, outside the clone.
+
+BUILD   := $(CURDIR)/build
+KSRC    := $(BUILD)/linux
+KOBJ    := $(BUILD)/obj-test
+KERNEL  := $(KOBJ)/arch/x86/boot/bzImage
+RESULTS := $(BUILD)/results
+CACHE   ?= $(HOME)/.cache/freq-invariance
+GUEST_TIMEOUT ?= 900
+JOBS    ?= $(shell echo $$(( $$(nproc) + 1 )))
+
+export CCACHE_DIR ?= $(CACHE)/ccache
+export KBUILD_BUILD_TIMESTAMP ?= 2022-12-11
+export KBUILD_BUILD_USER ?= freq-invariance
+export KBUILD_BUILD_HOST ?= qemu
+
+FRAGMENTS := config/base.config config/debug.config \
+	     $(wildcard selftests/*/config)
+PATCHES   := patches/series $(wildcard patches/[0-9]*.patch)
+KMAKE      = $(MAKE) --no-print-directory -C $(KSRC) O=$(KOBJ) \
+	     CC="ccache gcc" -j$(JOBS)
+GUEST      = qemu/run -t $(GUEST_TIMEOUT)
+
+.PHONY: all help deps tree series config kernel selftests rootfs \
+	check-host test run shell export-patches check-prefixes clean
+
+all: kernel selftests rootfs
+
+help:
+	@sed -n 's/^## //p' $(MAKEFILE_LIST)
+
+## deps            install the Debian packages the harness needs (apt)
+deps:
+	@scripts/deps
+
+## tree            unpack linux-source-6.1 into build/linux (branch base)
+tree: deps
+	@scripts/tree unpack $(KSRC)
+
+$(KSRC)/.git:
+	@$(MAKE) --no-print-directory tree
+
+## series          apply patches/series to build/linux with git am
+series: $(BUILD)/series.stamp
+
+$(BUILD)/series.stamp: $(PATCHES) | $(KSRC)/.git
+	@scripts/tree apply $(KSRC) patches
+	@touch $@
+
+## config          merge config/*.config and selftests/*/config, verified
+config: $(KOBJ)/.config
+
+$(KOBJ)/.config: $(FRAGMENTS) $(BUILD)/series.stamp scripts/kconfig
+	@scripts/kconfig $(KSRC) $(KOBJ) $(FRAGMENTS)
+
+## kernel          build the test kernel (debug config, ccache)
+kernel: deps $(KOBJ)/.config
+	@mkdir -p $(CCACHE_DIR)
+	@echo "kernel: building $(KERNEL)"
+	@$(KMAKE) -s bzImage
+	@ccache -s 2>/dev/null | sed -n 's/^ *\(Hits\|Misses\):/ccache: &/p' | head -n 2 || true
+
+## selftests       build the kselftests on the host (the guest only runs them)
+selftests: $(BUILD)/series.stamp
+	@$(MAKE) --no-print-directory -C selftests all
+
+## rootfs          debootstrap the guest's Debian image (cached in CACHE)
+rootfs: deps
+	@rootfs/build $(CACHE) > $(BUILD)/rootfs.path
+
+## check-host      host-side checks: series applies, checkpatch, harness tests
+check-host: $(KSRC)/.git
+	@scripts/check-series $(KSRC) patches
+	@tests/run
+
+## test            check-host, then the kselftests in the guest
+test: deps check-host all
+	@rc=0; $(GUEST) -o $(RESULTS)/test $(KERNEL) "$$(cat $(BUILD)/rootfs.path)" \
+		-- make -C selftests run_tests || rc=$$?; \
+	qemu/tap-summary $(RESULTS)/test/output.log || rc=1; \
+	[ $$rc -eq 0 ] || echo "make test: FAIL (guest results: $(RESULTS)/test)" >&2; \
+	exit $$rc
+
+## run             boot the guest and show what the series adds
+run: deps all
+	@$(GUEST) -o $(RESULTS)/run $(KERNEL) "$$(cat $(BUILD)/rootfs.path)" -- qemu/show
+
+## shell           an interactive guest (exit the shell to power off)
+shell: deps all
+	@qemu/run -i -o $(RESULTS)/shell $(KERNEL) "$$(cat $(BUILD)/rootfs.path)"
+
+## export-patches  write build/linux's commits on top of base to patches/
+export-patches: $(KSRC)/.git
+	@scripts/tree export $(KSRC) patches
+
+## clean           remove build/ (CACHE, with ccache and the rootfs, stays)
+clean:
+	rm -rf $(BUILD)

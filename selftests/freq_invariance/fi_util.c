@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Helpers shared by the freq_invariance selftests: time, CPU pinning and
+ * reading PELT signals from /proc/PID/sched (CONFIG_SCHED_DEBUG).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "fi_util.h"
+
+uint64_t fi_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000ULL + ts.tv_nsec / 1000;
+}
+
+void fi_sleep_us(uint64_t us)
+{
+	struct timespec ts = {
+		.tv_sec = us / 1000000,
+		.tv_nsec = (us % 1000000) * 1000,
+	};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* Busy loop for @us of wall time. */
+void fi_spin_us(uint64_t us)
+{
+	uint64_t end = fi_now_us() + us;
+	volatile unsigned long n = 0;
+
+	while (fi_now_us() < end)
+		n++;
+}
+
+int fi_pin_self(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Fill @cpus with the CPUs this task may run on; return how many. */
+int fi_online_cpus(int *cpus, int max)
+{
+	cpu_set_t set;
+	int cpu, n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -errno;
+	for (cpu = 0; cpu < CPU_SETSIZE && n < max; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			cpus[n++] = cpu;
+	return n;
+}
+
+/*
+ * Read one "name : value" line of /proc/PID/sched (pid 0: self), e.g.
+ * "se.avg.util_avg". Returns 0, or -errno.
+ */
+int fi_read_sched_field(pid_t pid, const char *field, long long *val)
+{
+	char path[64], line[256];
+	size_t len = strlen(field);
+	int ret = -ENOENT;
+	FILE *f;
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/sched", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/sched");
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line;
+
+		if (strncmp(p, field, len) || (p[len] != ' ' && p[len] != ':'))
+			continue;
+		p = strchr(p + len, ':');
+		if (p && sscanf(p + 1, "%lld", val) == 1)
+			ret = 0;
+		else
+			ret = -EINVAL;
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+
+bool fi_have_sched_debug(void)
+{
+	long long v;
+
+	return fi_read_sched_field(0, "se.avg.util_avg", &v) == 0;
+}
+
+/* A child pinned to @cpu that spins until killed. */
+pid_t fi_spawn_spinner(int cpu)
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	if (fi_pin_self(cpu))
+		_exit(1);
+	for (;;)
+		fi_spin_us(1000000);
+}
+
+void fi_reap(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef FI_UTIL_H
+#define FI_UTIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Report a failed check with file:line and what was expected. */
+#define fi_fail(fmt, ...) \
+	ksft_print_msg("%s:%d: " fmt "\n", __FILE__, __LINE__, ##__VA_ARGS__)
+
+uint64_t fi_now_us(void);
+void fi_sleep_us(uint64_t us);
+void fi_spin_us(uint64_t us);
+
+int fi_pin_self(int cpu);
+int fi_online_cpus(int *cpus, int max);
+
+int fi_read_sched_field(pid_t pid, const char *field, long long *val);
+bool fi_have_sched_debug(void);
+
+pid_t fi_spawn_spinner(int cpu);
+void fi_reap(pid_t pid);
+
+#endif
