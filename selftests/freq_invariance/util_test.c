@@ -15,8 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include <sys/wait.h>
-
 #include "kselftest.h"
 #include "fi_util.h"
 
@@ -76,16 +74,20 @@ out:
 
 /*
  * A task that was busy and then slept DEADLINE_MS shows util_avg below
- * IDLE_UTIL. A sleeping task's util_avg is only decayed when it is next
- * updated, at wakeup, so the task reads its own value after waking.
+ * IDLE_UTIL. A blocked task's util_avg is only decayed when it is next
+ * updated, at wakeup: the task wakes, and blocks again at once on a pipe,
+ * so that what /proc/PID/sched shows then is the decayed value plus the
+ * few microseconds it ran.
  */
 static int test_idle_task_decays(void)
 {
-	long long v[2] = { -1, -1 };
-	int fds[2], status;
+	long long busy = -1, idle = -1;
+	int up[2], down[2];
+	int ret = KSFT_FAIL;
 	pid_t pid;
+	char c = 0;
 
-	if (pipe(fds)) {
+	if (pipe(up) || pipe(down)) {
 		fi_fail("pipe: %m");
 		return KSFT_FAIL;
 	}
@@ -98,30 +100,41 @@ static int test_idle_task_decays(void)
 		if (fi_pin_self(test_cpu))
 			_exit(1);
 		fi_spin_us(DEADLINE_MS * 1000);
-		fi_read_sched_field(0, "se.avg.util_avg", &v[0]);
-		fi_sleep_us(DEADLINE_MS * 1000);
-		fi_read_sched_field(0, "se.avg.util_avg", &v[1]);
-		_exit(write(fds[1], v, sizeof(v)) == sizeof(v) ? 0 : 1);
+		/* Report in, block; report in again once woken, block. */
+		while (write(up[1], &c, 1) == 1 && read(down[0], &c, 1) == 1)
+			;
+		_exit(0);
 	}
-	close(fds[1]);
-	if (read(fds[0], v, sizeof(v)) != sizeof(v))
-		v[0] = v[1] = -1;
-	close(fds[0]);
-	waitpid(pid, &status, 0);
+	if (read(up[0], &c, 1) != 1 ||
+	    fi_read_sched_field(pid, "se.avg.util_avg", &busy)) {
+		fi_fail("the busy child did not report in");
+		goto out;
+	}
+	fi_sleep_us(DEADLINE_MS * 1000);
+	if (write(down[1], &c, 1) != 1 || read(up[0], &c, 1) != 1 ||
+	    fi_read_sched_field(pid, "se.avg.util_avg", &idle)) {
+		fi_fail("the idle child did not report in");
+		goto out;
+	}
 
-	if (v[0] <= BUSY_UTIL) {
+	if (busy <= BUSY_UTIL) {
 		fi_fail("expected util_avg > %d after %d ms busy, got %lld",
-			BUSY_UTIL, DEADLINE_MS, v[0]);
-		return KSFT_FAIL;
-	}
-	if (v[1] < 0 || v[1] >= IDLE_UTIL) {
+			BUSY_UTIL, DEADLINE_MS, busy);
+	} else if (idle >= IDLE_UTIL) {
 		fi_fail("expected util_avg < %d after %d ms asleep, got %lld (PELT: %.0f ms to decay %lld -> %d)",
-			IDLE_UTIL, DEADLINE_MS, v[1], pelt_ms(v[0], IDLE_UTIL), v[0], IDLE_UTIL);
-		return KSFT_FAIL;
+			IDLE_UTIL, DEADLINE_MS, idle, pelt_ms(busy, IDLE_UTIL), busy, IDLE_UTIL);
+	} else {
+		ksft_print_msg("util_avg %lld busy -> %lld after %d ms asleep (PELT: below %d after %.0f ms)\n",
+			       busy, idle, DEADLINE_MS, IDLE_UTIL, pelt_ms(busy, IDLE_UTIL));
+		ret = KSFT_PASS;
 	}
-	ksft_print_msg("util_avg %lld busy -> %lld after %d ms asleep (PELT: below %d after %.0f ms)\n",
-		       v[0], v[1], DEADLINE_MS, IDLE_UTIL, pelt_ms(v[0], IDLE_UTIL));
-	return KSFT_PASS;
+out:
+	fi_reap(pid);
+	close(up[0]);
+	close(up[1]);
+	close(down[0]);
+	close(down[1]);
+	return ret;
 }
 
 static const struct {
