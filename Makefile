@@ -66,10 +66,11 @@ $(KOBJ)/.config: $(FRAGMENTS) $(BUILD)/series.stamp scripts/kconfig
 
 ## kernel          build the test kernel (debug config, ccache)
 kernel: deps $(KOBJ)/.config
-	@mkdir -p $(CCACHE_DIR)
+	@mkdir -p $(CCACHE_DIR) && ccache -z >/dev/null
 	@echo "kernel: building $(KERNEL)"
 	@$(KMAKE) -s bzImage
-	@ccache -s 2>/dev/null | sed -n 's/^ *\(Hits\|Misses\):/ccache: &/p' | head -n 2 || true
+	@ccache --print-stats | awk '/^(direct|preprocessed)_cache_hit\t/ { h += $$2 } \
+		/^cache_miss\t/ { m = $$2 } END { print "kernel: ccache hits " h ", misses " m }'
 
 ## selftests       build the kselftests on the host (the guest only runs them)
 selftests: $(BUILD)/series.stamp

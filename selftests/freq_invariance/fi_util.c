@@ -102,11 +102,88 @@ int fi_read_sched_field(pid_t pid, const char *field, long long *val)
 	return ret;
 }
 
+/* Read a "ms.nnnnnn" time of /proc/PID/sched, e.g. se.sum_exec_runtime, in ns. */
+int fi_read_sched_ns(pid_t pid, const char *field, long long *ns)
+{
+	char path[64], line[256];
+	size_t len = strlen(field);
+	long long ms, frac;
+	int ret = -ENOENT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/sched", pid ? pid : getpid());
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line;
+
+		if (strncmp(p, field, len) || (p[len] != ' ' && p[len] != ':'))
+			continue;
+		p = strchr(p + len, ':');
+		if (p && sscanf(p + 1, "%lld.%6lld", &ms, &frac) == 2) {
+			*ns = ms * 1000000 + frac;
+			ret = 0;
+		} else {
+			ret = -EINVAL;
+		}
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+
 bool fi_have_sched_debug(void)
 {
 	long long v;
 
 	return fi_read_sched_field(0, "se.avg.util_avg", &v) == 0;
+}
+
+/* Read the first line of @path, without its newline. Returns 0 or -errno. */
+int fi_read_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, size, f))
+		ret = ferror(f) ? -EIO : -ENODATA;
+	else
+		buf[strcspn(buf, "\n")] = 0;
+	fclose(f);
+	return ret;
+}
+
+/* Read one unsigned number from @path. -EINVAL if it holds anything else. */
+int fi_read_u64(const char *path, uint64_t *val)
+{
+	char buf[64], *end;
+	int ret;
+
+	ret = fi_read_line(path, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	errno = 0;
+	*val = strtoull(buf, &end, 10);
+	if (errno || end == buf || *end || buf[0] == '-')
+		return -EINVAL;
+	return 0;
+}
+
+int fi_write_str(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	if (fputs(val, f) < 0)
+		ret = -errno;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
 }
 
 /* A child pinned to @cpu that spins until killed. */

@@ -3,6 +3,7 @@
 #define FI_UTIL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -18,7 +19,12 @@ int fi_pin_self(int cpu);
 int fi_online_cpus(int *cpus, int max);
 
 int fi_read_sched_field(pid_t pid, const char *field, long long *val);
+int fi_read_sched_ns(pid_t pid, const char *field, long long *ns);
 bool fi_have_sched_debug(void);
+
+int fi_read_u64(const char *path, uint64_t *val);
+int fi_read_line(const char *path, char *buf, size_t size);
+int fi_write_str(const char *path, const char *val);
 
 pid_t fi_spawn_spinner(int cpu);
 void fi_reap(pid_t pid);
