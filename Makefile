@@ -101,6 +101,10 @@ run: deps all
 shell: deps all
 	@qemu/run -i -o $(RESULTS)/shell $(KERNEL) "$$(cat $(BUILD)/rootfs.path)"
 
+## check-prefixes  build every prefix of the series (slow: not in make test)
+check-prefixes: deps series $(KOBJ)/.config
+	@scripts/check-prefixes $(KSRC) $(KOBJ) -- CC="ccache gcc" -j$(JOBS) -s bzImage
+
 ## export-patches  write build/linux's commits on top of base to patches/
 export-patches: $(KSRC)/.git
 	@scripts/tree export $(KSRC) patches
