@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A reference model of PELT's util_avg for one task on one CPU, written
+ * from PELT's definition (kernel/sched/pelt.c, pelt.h): 1024 us periods,
+ * a decay y per period with y^32 = 1/2, util_avg = util_sum / divider,
+ * and the three ways a CPU's capacity can enter it.
+ */
+#ifndef PELT_MODEL_H
+#define PELT_MODEL_H
+
+#include <stdbool.h>
+
+#define PELT_PERIOD_US		1024
+#define PELT_HALFLIFE		32	/* periods: y^32 = 1/2 */
+#define PELT_SCALE		1024	/* SCHED_CAPACITY_SCALE */
+
+enum pelt_invariance {
+	/* Since 5.1: clock_pelt runs at the CPU's scale while busy, syncs when idle. */
+	PELT_TIME_SCALING,
+	/* Before 5.1: each running microsecond contributes scale/1024. */
+	PELT_CONTRIB_SCALING,
+	/* No frequency invariance: the scale is ignored. */
+	PELT_NOT_INVARIANT,
+};
+
+struct pelt_cfg {
+	unsigned int scale;		/* cpu_scale * freq_scale / 1024, 1..1024 */
+	enum pelt_invariance mode;
+};
+
+struct pelt_model {
+	struct pelt_cfg cfg;
+	double clock_task;		/* us of wall time */
+	double clock_pelt;		/* us, rq->clock_pelt */
+	double lost_idle_time;		/* us, rq->lost_idle_time */
+	double util_sum;		/* sum of decayed contributions * 1024 */
+	double period_contrib;		/* us into the current PELT period */
+	bool running;
+};
+
+/* LOAD_AVG_MAX as PELT derives it: the largest util_sum / 1024 (47742). */
+unsigned int pelt_load_avg_max(void);
+
+void pelt_init(struct pelt_model *m, const struct pelt_cfg *cfg, double util);
+/* Advance wall time by @us with the task running or not. */
+void pelt_run(struct pelt_model *m, double us, bool running);
+double pelt_util(const struct pelt_model *m);
+/* rq_clock_pelt: what PELT reads. */
+double pelt_clock(const struct pelt_model *m);
+
+/*
+ * The geometric series PELT approximates, as the table of commit
+ * 23127296889f computes it: periods of wall time an always-running task
+ * needs from 0 to @target, max * (1 - y^n) = target, or -1 when @target
+ * is out of reach. The kernel's sums, divided by LOAD_AVG_MAX - 1024 +
+ * period_contrib, run ahead of it by up to 1/y (about one period).
+ */
+double pelt_series_periods(const struct pelt_cfg *cfg, double target);
+
+/*
+ * Wall time, in us, an always-running task needs from util_avg 0 to
+ * @target, or -1 when it does not get there within @limit_us.
+ */
+double pelt_time_to_util(const struct pelt_cfg *cfg, double target, double limit_us);
+
+/*
+ * A periodic task: busy for @busy_us then idle, every @period_us of wall
+ * time. After @settle_us, report min, mean and max util_avg over one
+ * period, sampled every microsecond.
+ */
+struct pelt_range {
+	double min, mean, max;
+};
+struct pelt_range pelt_periodic(const struct pelt_cfg *cfg, double period_us,
+				double busy_us, double settle_us);
+
+#endif
