@@ -24,7 +24,7 @@
 #include "fi_test.h"
 #include "fi_util.h"
 
-#define FI_DIR		"/sys/kernel/debug/sched/freq_invariance"
+#define FI_DIR		FI_DEBUGFS
 #define READS		200
 
 static const char * const fields[] = {
@@ -44,30 +44,6 @@ static int read_field(int cpu, const char *field, uint64_t *val)
 
 	snprintf(path, sizeof(path), FI_DIR "/cpu%d/%s", cpu, field);
 	return fi_read_u64(path, val);
-}
-
-/* One snapshot of @cpu from the "cpus" table: clock_task - clock_pelt. */
-static int read_table_lag(int cpu, long long *lag)
-{
-	char line[512];
-	int ret = -ENOENT;
-	FILE *f;
-
-	f = fopen(FI_DIR "/cpus", "r");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long fs, cs, co, c, task, pelt;
-		int n;
-
-		if (sscanf(line, "%d %llu %llu %llu %llu %llu %llu %lld",
-			   &n, &fs, &cs, &co, &c, &task, &pelt, lag) == 8 && n == cpu) {
-			ret = 0;
-			break;
-		}
-	}
-	fclose(f);
-	return ret;
 }
 
 static int test_files_parse(void)
@@ -120,7 +96,7 @@ static int test_pelt_clock_not_ahead(void)
 		for (i = 0; i < nr_cpus; i++) {
 			if (read_field(cpus[i], "rq_clock_pelt", &pelt) ||
 			    read_field(cpus[i], "clock_task", &task) ||
-			    read_table_lag(cpus[i], &lag)) {
+			    fi_read_lag(cpus[i], &lag)) {
 				fi_fail("cpu%d: cannot read the clocks", cpus[i]);
 				return KSFT_FAIL;
 			}
@@ -178,12 +154,12 @@ static int test_idle_cpu_catches_up(void)
 		return KSFT_FAIL;
 	}
 	fi_sleep_us(200000);
-	read_table_lag(test_cpu, &busy_lag);
+	fi_read_lag(test_cpu, &busy_lag);
 	fi_reap(pid);
 
 	for (n = 0; n < 50; n++) {
 		fi_sleep_us(10000);
-		if (read_table_lag(test_cpu, &lag)) {
+		if (fi_read_lag(test_cpu, &lag)) {
 			fi_fail("cpu%d: not in the cpus table", test_cpu);
 			return KSFT_FAIL;
 		}

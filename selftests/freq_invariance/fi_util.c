@@ -186,6 +186,111 @@ int fi_write_str(const char *path, const char *val)
 	return ret;
 }
 
+/* Set @cpu's freq_scale_override (CONFIG_X86_FREQ_SCALE_OVERRIDE); 0 clears it. */
+int fi_override(int cpu, unsigned int scale)
+{
+	char path[128], val[16];
+
+	snprintf(path, sizeof(path), FI_DEBUGFS "/cpu%d/freq_scale_override", cpu);
+	snprintf(val, sizeof(val), "%u", scale);
+	return fi_write_str(path, val);
+}
+
+/* A child pinned to @cpu, busy @busy_us of every @period_us of wall time. */
+pid_t fi_spawn_duty(int cpu, double period_us, double busy_us)
+{
+	struct timespec next;
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	if (fi_pin_self(cpu))
+		_exit(1);
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (;;) {
+		fi_spin_us(busy_us);
+		next.tv_nsec += period_us * 1000;
+		while (next.tv_nsec >= 1000000000) {
+			next.tv_nsec -= 1000000000;
+			next.tv_sec++;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+	}
+}
+
+/*
+ * Run a duty cycle on @cpu, let it settle for @settle_us, then sample the
+ * task's util_avg every millisecond for @measure_us. Also report the time
+ * it really ran per period (se.sum_exec_runtime: wakeups and timers add
+ * to @busy_us), the largest clock_task - clock_pelt seen in the "cpus"
+ * table and how much lost_idle_time grew. Returns 0 or -1.
+ */
+int fi_measure_duty(int cpu, double period_us, double busy_us, double settle_us,
+		    double measure_us, struct fi_duty *d)
+{
+	char path[128];
+	long long ran0, ran1, u, lag;
+	uint64_t t0, t1, lost0 = 0, lost1 = 0;
+	double sum = 0;
+	long n = 0;
+	pid_t pid;
+
+	memset(d, 0, sizeof(*d));
+	snprintf(path, sizeof(path), FI_DEBUGFS "/cpu%d/lost_idle_time", cpu);
+	pid = fi_spawn_duty(cpu, period_us, busy_us);
+	if (pid < 0)
+		return -1;
+	fi_sleep_us(settle_us);
+	fi_read_u64(path, &lost0);
+	t0 = fi_now_us();
+	if (fi_read_sched_ns(pid, "se.sum_exec_runtime", &ran0))
+		goto fail;
+	while (fi_now_us() < t0 + measure_us) {
+		if (fi_read_sched_field(pid, "se.avg.util_avg", &u))
+			goto fail;
+		sum += u;
+		if (!(n++ % 16) && !fi_read_lag(cpu, &lag) && lag > d->max_lag_ns)
+			d->max_lag_ns = lag;
+		fi_sleep_us(1000);
+	}
+	if (fi_read_sched_ns(pid, "se.sum_exec_runtime", &ran1))
+		goto fail;
+	t1 = fi_now_us();
+	fi_reap(pid);
+	fi_read_u64(path, &lost1);
+	d->util = sum / n;
+	d->ran_us = (ran1 - ran0) / 1000.0 / (t1 - t0) * period_us;
+	d->lost_ns = lost1 - lost0;
+	return 0;
+fail:
+	fi_reap(pid);
+	return -1;
+}
+
+/* One snapshot of @cpu from the "cpus" table: clock_task - clock_pelt. */
+int fi_read_lag(int cpu, long long *lag)
+{
+	char line[512];
+	int ret = -ENOENT;
+	FILE *f;
+
+	f = fopen(FI_DEBUGFS "/cpus", "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long fs, cs, co, c, task, pelt;
+		int n;
+
+		if (sscanf(line, "%d %llu %llu %llu %llu %llu %llu %lld",
+			   &n, &fs, &cs, &co, &c, &task, &pelt, lag) == 8 && n == cpu) {
+			ret = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
 /* A child pinned to @cpu that spins until killed. */
 pid_t fi_spawn_spinner(int cpu)
 {

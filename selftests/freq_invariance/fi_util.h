@@ -26,6 +26,21 @@ int fi_read_u64(const char *path, uint64_t *val);
 int fi_read_line(const char *path, char *buf, size_t size);
 int fi_write_str(const char *path, const char *val);
 
+#define FI_DEBUGFS	"/sys/kernel/debug/sched/freq_invariance"
+
+int fi_read_lag(int cpu, long long *lag);
+int fi_override(int cpu, unsigned int scale);
+pid_t fi_spawn_duty(int cpu, double period_us, double busy_us);
+
+struct fi_duty {
+	double util;		/* mean util_avg of the task, sampled every ms */
+	double ran_us;		/* what it really ran per period */
+	long long max_lag_ns;	/* largest clock_task - clock_pelt seen */
+	uint64_t lost_ns;	/* growth of lost_idle_time */
+};
+int fi_measure_duty(int cpu, double period_us, double busy_us, double settle_us,
+		    double measure_us, struct fi_duty *d);
+
 pid_t fi_spawn_spinner(int cpu);
 void fi_reap(pid_t pid);
 

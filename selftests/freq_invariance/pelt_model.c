@@ -158,22 +158,30 @@ double pelt_time_to_util(const struct pelt_cfg *cfg, double target, double limit
 struct pelt_range pelt_periodic(const struct pelt_cfg *cfg, double period_us,
 				double busy_us, double settle_us)
 {
-	struct pelt_range r = { .min = PELT_SCALE * 2, .mean = 0, .max = 0 };
+	struct pelt_range r = { .min = PELT_SCALE * 2, .mean = 0, .max = 0, .seen = 0 };
+	double t, u, shown = 0;
 	struct pelt_model m;
-	double t, u;
+	bool run, was = false;
 	long n = 0;
 
 	pelt_init(&m, cfg, 0);
 	for (t = 0; t < settle_us + period_us; t += 1) {
-		pelt_run(&m, 1, fmod(t, period_us) < busy_us);
+		run = fmod(t, period_us) < busy_us;
+		pelt_run(&m, 1, run);
+		u = pelt_util(&m);
+		/* updated at wakeup, sleep, and every tick while running */
+		if (run != was || (run && fmod(t, PELT_TICK_US) < 1))
+			shown = u;
+		was = run;
 		if (t < settle_us)
 			continue;
-		u = pelt_util(&m);
 		r.min = fmin(r.min, u);
 		r.max = fmax(r.max, u);
 		r.mean += u;
+		r.seen += shown;
 		n++;
 	}
 	r.mean /= n;
+	r.seen /= n;
 	return r;
 }

@@ -13,6 +13,7 @@
 #define PELT_PERIOD_US		1024
 #define PELT_HALFLIFE		32	/* periods: y^32 = 1/2 */
 #define PELT_SCALE		1024	/* SCHED_CAPACITY_SCALE */
+#define PELT_TICK_US		1000	/* the test kernel runs at HZ=1000 */
 
 enum pelt_invariance {
 	/* Since 5.1: clock_pelt runs at the CPU's scale while busy, syncs when idle. */
@@ -70,6 +71,12 @@ double pelt_time_to_util(const struct pelt_cfg *cfg, double target, double limit
  */
 struct pelt_range {
 	double min, mean, max;
+	/*
+	 * The mean of util_avg as /proc/PID/sched shows it when sampled at
+	 * random: the value of the last update, made when the task wakes up,
+	 * when it sleeps and at every tick while it runs (PELT_TICK_US).
+	 */
+	double seen;
 };
 struct pelt_range pelt_periodic(const struct pelt_cfg *cfg, double period_us,
 				double busy_us, double settle_us);

@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Frequency invariance of util_avg, with the frequency scale forced per
+ * CPU through freq_scale_override (CONFIG_X86_FREQ_SCALE_OVERRIDE), as a
+ * slower clock would be seen: a task doing the same work per period runs
+ * busy_us * 1024 / scale at scale "scale". Expected values and tolerances
+ * come from the PELT model (pelt_model.c); the bars are LISA's: mean error
+ * at most 2% of 1024, largest error at most 5%.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "kselftest.h"
+#include "fi_test.h"
+#include "fi_util.h"
+#include "pelt_model.h"
+
+#define FI_DIR		FI_DEBUGFS
+#define MEAN_BAR	(0.02 * PELT_SCALE)
+#define MAX_BAR		(0.05 * PELT_SCALE)
+#define PERIOD_US	5000
+#define UTIL		0.20		/* of the period, at scale 1024 */
+#define SETTLE_US	500000
+#define MEASURE_US	1000000
+
+static const unsigned int scales[] = { 1024, 768, 512, 256 };
+/* --withhold-override: stretch the busy time but leave the kernel non-invariant. */
+static bool withhold;
+static int cpus[64], nr_cpus, test_cpu, sampler_cpu;
+
+/* Every override is cleared on exit, also after a failure or a signal. */
+static void restore_overrides(void)
+{
+	int i;
+
+	for (i = 0; i < nr_cpus; i++)
+		fi_override(cpus[i], 0);
+}
+
+static void restore_and_die(int sig)
+{
+	restore_overrides();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Run the stretched duty cycle at @scale on the test CPU. */
+static int measure(unsigned int scale, double *util, double *busy)
+{
+	struct fi_duty d;
+	int ret;
+
+	ret = fi_measure_duty(test_cpu, PERIOD_US, UTIL * PERIOD_US * PELT_SCALE / scale,
+			      SETTLE_US, MEASURE_US, &d);
+	*util = d.util;
+	*busy = d.ran_us;
+	return ret;
+}
+
+/* util_avg of a task busy @busy_us of every PERIOD_US, as sampled: see pelt_model.h */
+static double model(unsigned int scale, enum pelt_invariance mode, double busy_us)
+{
+	struct pelt_cfg cfg = { scale, mode };
+
+	return pelt_periodic(&cfg, PERIOD_US, busy_us, SETTLE_US).seen;
+}
+
+static int test_invariance(void)
+{
+	double util, busy, want, err, sum = 0, max = 0;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(scales); i++) {
+		if (!withhold && fi_override(test_cpu, scales[i])) {
+			fi_fail("cannot set cpu%d/freq_scale_override to %u: %m", test_cpu, scales[i]);
+			return KSFT_FAIL;
+		}
+		if (measure(scales[i], &util, &busy)) {
+			fi_fail("cannot sample the duty cycle at scale %u", scales[i]);
+			return KSFT_FAIL;
+		}
+		want = model(scales[i], PELT_TIME_SCALING, busy);
+		err = fabs(util - want);
+		sum += err;
+		max = fmax(max, err);
+		ksft_print_msg("scale %4u: busy %5.0f us (ran %5.0f) of %d: util_avg %6.1f, model %6.1f, error %4.1f%%\n",
+			       scales[i], UTIL * PERIOD_US * PELT_SCALE / scales[i], busy,
+			       PERIOD_US, util, want, 100 * err / PELT_SCALE);
+	}
+	fi_override(test_cpu, 0);
+	ksft_print_msg("mean error %.2f%% (bar 2%%), max %.2f%% (bar 5%%)\n",
+		       100 * sum / ARRAY_SIZE(scales) / PELT_SCALE, 100 * max / PELT_SCALE);
+	if (sum / ARRAY_SIZE(scales) > MEAN_BAR || max > MAX_BAR) {
+		fi_fail("expected mean error <= 2%% and max <= 5%% of 1024, got %.2f%% and %.2f%%",
+			100 * sum / ARRAY_SIZE(scales) / PELT_SCALE, 100 * max / PELT_SCALE);
+		return KSFT_FAIL;
+	}
+	return KSFT_PASS;
+}
+
+/*
+ * Negative control: the same stretched work without the override must
+ * come out near util * 1024 / scale, beyond the bars of the invariant
+ * expectation: the check above would catch a non-invariant kernel.
+ */
+static int test_negative_control(void)
+{
+	double util, busy, inv, non;
+	int i;
+
+	fi_override(test_cpu, 0);
+	for (i = 1; i < ARRAY_SIZE(scales); i++) {
+		if (measure(scales[i], &util, &busy)) {
+			fi_fail("cannot sample the duty cycle at scale %u", scales[i]);
+			return KSFT_FAIL;
+		}
+		inv = model(scales[i], PELT_TIME_SCALING, busy);
+		non = model(scales[i], PELT_NOT_INVARIANT, busy);
+		ksft_print_msg("no override, busy as at scale %4u: util_avg %6.1f, non-invariant model %6.1f, invariant %6.1f\n",
+			       scales[i], util, non, inv);
+		if (fabs(util - non) > MAX_BAR || fabs(util - inv) <= MAX_BAR) {
+			fi_fail("expected util_avg near %.1f and beyond 5%% of %.1f, got %.1f",
+				non, inv, util);
+			return KSFT_FAIL;
+		}
+	}
+	return KSFT_PASS;
+}
+
+/*
+ * A time-based duty cycle (busy P% of wall time whatever the clock, as
+ * stress-ng --cpu-load does) at scale s settles at P * s / 1024 of 1024.
+ */
+static int test_time_based_duty(void)
+{
+	static const double load = 0.40;
+	double err, sum = 0, max = 0, want;
+	struct fi_duty d;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(scales); i++) {
+		struct pelt_cfg cfg = { scales[i], PELT_TIME_SCALING };
+
+		if (fi_override(test_cpu, scales[i]) ||
+		    fi_measure_duty(test_cpu, PERIOD_US, load * PERIOD_US, SETTLE_US,
+				    MEASURE_US, &d)) {
+			fi_fail("cannot run the duty cycle at scale %u", scales[i]);
+			return KSFT_FAIL;
+		}
+		want = pelt_periodic(&cfg, PERIOD_US, d.ran_us, SETTLE_US).seen;
+		err = fabs(d.util - want);
+		sum += err;
+		max = fmax(max, err);
+		ksft_print_msg("%.0f%% load at scale %4u (ran %4.0f us of %d): util_avg %6.1f, model %6.1f, P x s = %6.1f\n",
+			       100 * load, scales[i], d.ran_us, PERIOD_US, d.util, want,
+			       load * scales[i]);
+	}
+	fi_override(test_cpu, 0);
+	if (sum / ARRAY_SIZE(scales) > MEAN_BAR || max > MAX_BAR) {
+		fi_fail("expected mean error <= 2%% and max <= 5%% of 1024, got %.2f%% and %.2f%%",
+			100 * sum / ARRAY_SIZE(scales) / PELT_SCALE, 100 * max / PELT_SCALE);
+		return KSFT_FAIL;
+	}
+	return KSFT_PASS;
+}
+
+/* At scale 512 an always-running task still saturates, and loses idle time. */
+static int test_saturation(void)
+{
+	uint64_t lost0, lost1;
+	char path[128];
+	long long u = 0;
+	pid_t pid;
+	int i;
+
+	snprintf(path, sizeof(path), FI_DIR "/cpu%d/lost_idle_time", test_cpu);
+	if (fi_override(test_cpu, 512))
+		return KSFT_FAIL;
+	pid = fi_spawn_spinner(test_cpu);
+	for (i = 0; i < 200 && u < 0.95 * PELT_SCALE; i++) {
+		fi_sleep_us(10000);
+		fi_read_sched_field(pid, "se.avg.util_avg", &u);
+	}
+	/*
+	 * Idle time is only lost once the rq's util_sum reaches
+	 * (LOAD_AVG_MAX - 1024) * 1024 - LOAD_AVG_MAX, 97.9% of its bound:
+	 * 177 PELT periods from 0, 363 ms at scale 512. Run 1 s in all.
+	 */
+	fi_sleep_us(1000000 - i * 10000);
+	fi_read_u64(path, &lost0);
+	fi_reap(pid);
+	fi_sleep_us(100000);
+	fi_read_u64(path, &lost1);
+	fi_override(test_cpu, 0);
+
+	ksft_print_msg("scale 512, always running: util_avg %lld after %d ms; lost_idle_time %llu -> %llu ns once idle after 1 s (clock_pelt runs at half speed: about half the time spent running)\n",
+		       u, i * 10, (unsigned long long)lost0, (unsigned long long)lost1);
+	if (u < 0.95 * PELT_SCALE) {
+		fi_fail("expected util_avg >= 95%% of 1024 at scale 512, got %lld", u);
+		return KSFT_FAIL;
+	}
+	if (lost1 <= lost0) {
+		fi_fail("expected lost_idle_time to grow once the saturated CPU idles, got %llu -> %llu",
+			(unsigned long long)lost0, (unsigned long long)lost1);
+		return KSFT_FAIL;
+	}
+	return KSFT_PASS;
+}
+
+/*
+ * One ramp from util 0 at scale 512: the spinning task times its own
+ * crossings of @targets, reading /proc/self/sched as it runs (a sampler on
+ * another CPU would add its own wakeup latency). The time is the task's
+ * own running time, se.sum_exec_runtime: what kernel threads take of the
+ * CPU meanwhile (2-3% on the debug kernel under TCG) is not the task's.
+ */
+static int ramp_once(const double *targets, double *seen)
+{
+	long long u, ran0, ran;
+	int fds[2], i, ret = 0;
+	uint64_t t0;
+	pid_t pid;
+
+	if (pipe(fds))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		fi_pin_self(test_cpu);
+		fi_sleep_us(600000);	/* whatever util it inherited decays to 0 */
+		for (i = 0; i < 3; i++)
+			seen[i] = -1;
+		t0 = fi_now_us();
+		fi_read_sched_ns(0, "se.sum_exec_runtime", &ran0);
+		while (seen[2] < 0 && fi_now_us() - t0 < 1000000) {
+			if (fi_read_sched_field(0, "se.avg.util_avg", &u) ||
+			    fi_read_sched_ns(0, "se.sum_exec_runtime", &ran))
+				break;
+			for (i = 0; i < 3; i++)
+				if (seen[i] < 0 && u >= targets[i])
+					seen[i] = (ran - ran0) / 1e6;
+		}
+		_exit(write(fds[1], seen, 3 * sizeof(*seen)) == 3 * sizeof(*seen) ? 0 : 1);
+	}
+	if (read(fds[0], seen, 3 * sizeof(*seen)) != 3 * sizeof(*seen))
+		ret = -1;
+	waitpid(pid, NULL, 0);
+	close(fds[0]);
+	close(fds[1]);
+	return ret;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * From util 0 at scale 512, util_avg crosses 256/486/972 when PELT says,
+ * +-10%: the median of three ramps, as a vCPU under TCG jitters by a few
+ * milliseconds, a tenth of the first crossing.
+ */
+static int test_ramp(void)
+{
+	static const double targets[] = { 256, 486, 972 };
+	const struct pelt_cfg half = { 512, PELT_TIME_SCALING };
+	const struct pelt_cfg full = { 1024, PELT_TIME_SCALING };
+	double runs[3][3], seen[3], want;
+	int i, r, ret = KSFT_PASS;
+
+	if (fi_override(test_cpu, 512))
+		return KSFT_FAIL;
+	for (r = 0; r < 3; r++)
+		if (ramp_once(targets, runs[r]))
+			ret = KSFT_FAIL;
+	fi_override(test_cpu, 0);
+	if (ret != KSFT_PASS) {
+		fi_fail("a ramp did not report");
+		return ret;
+	}
+
+	for (i = 0; i < 3; i++) {
+		double v[3] = { runs[0][i], runs[1][i], runs[2][i] };
+
+		qsort(v, 3, sizeof(v[0]), cmp_double);
+		seen[i] = v[1];
+		want = pelt_time_to_util(&half, targets[i], 2e6) / 1000;
+		ksft_print_msg("util_avg %4.0f after running %6.1f ms at scale 512 (runs %.1f %.1f %.1f; model %5.1f ms, table %ld ms)\n",
+			       targets[i], seen[i], runs[0][i], runs[1][i], runs[2][i], want,
+			       2 * lround(pelt_series_periods(&full, targets[i])));
+		if (seen[i] < 0 || fabs(seen[i] - want) > 0.1 * want) {
+			fi_fail("expected util_avg %.0f within 10%% of %.1f ms, got %.1f ms",
+				targets[i], want, seen[i]);
+			ret = KSFT_FAIL;
+		}
+	}
+	return ret;
+}
+
+static int test_bad_writes_rejected(void)
+{
+	static const char * const bad[] = { "1025", "-1", "abc", "512x", "\n" };
+	char path[128], buf[32];
+	int i, ret = KSFT_PASS;
+
+	snprintf(path, sizeof(path), FI_DIR "/cpu%d/freq_scale_override", test_cpu);
+	if (fi_override(test_cpu, 300))
+		return KSFT_FAIL;
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		int err = fi_write_str(path, bad[i]);
+
+		fi_read_line(path, buf, sizeof(buf));
+		if (err != -EINVAL || strcmp(buf, "300")) {
+			fi_fail("writing \"%s\": expected -EINVAL and 300 kept, got %d and %s",
+				bad[i], err, buf);
+			ret = KSFT_FAIL;
+		}
+	}
+	fi_override(test_cpu, 0);
+	return ret;
+}
+
+static const struct fi_test tests[] = {
+	{ "override_rejects_bad_writes", test_bad_writes_rejected },
+	{ "util_avg_invariant_at_1024_768_512_256", test_invariance },
+	{ "negative_control_without_override", test_negative_control },
+	{ "time_based_duty_cycle_settles_at_p_times_s", test_time_based_duty },
+	{ "saturation_at_512", test_saturation },
+	{ "ramp_at_512", test_ramp },
+};
+
+int main(int argc, char **argv)
+{
+	char path[128];
+
+	withhold = argc > 1 && !strcmp(argv[1], "--withhold-override");
+	ksft_print_header();
+	if (withhold)
+		ksft_print_msg("--withhold-override: the invariance check runs without the override, as on a non-invariant kernel: it must fail\n");
+	if (!fi_have_sched_debug())
+		ksft_exit_skip("/proc/self/sched has no se.avg.util_avg: needs CONFIG_SCHED_DEBUG\n");
+	nr_cpus = fi_online_cpus(cpus, ARRAY_SIZE(cpus));
+	if (nr_cpus < 2)
+		ksft_exit_skip("needs two CPUs\n");
+	sampler_cpu = cpus[0];
+	test_cpu = cpus[nr_cpus - 1];
+	snprintf(path, sizeof(path), FI_DIR "/cpu%d/freq_scale_override", test_cpu);
+	if (access(path, W_OK))
+		ksft_exit_skip("%s: %m: needs CONFIG_X86_FREQ_SCALE_OVERRIDE and root\n", path);
+	if (fi_pin_self(sampler_cpu))
+		ksft_exit_fail_msg("cannot pin to CPU %d: %m\n", sampler_cpu);
+	atexit(restore_overrides);
+	signal(SIGTERM, restore_and_die);
+	signal(SIGINT, restore_and_die);
+
+	fi_run_tests(tests, ARRAY_SIZE(tests));
+}
