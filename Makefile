@@ -21,6 +21,9 @@ GUEST_TIMEOUT ?= 900
 JOBS    ?= $(shell echo $$(( $$(nproc) + 1 )))
 
 export CCACHE_DIR ?= $(CACHE)/ccache
+# Paths relative to the clone, so that every clone shares the cache.
+export CCACHE_BASEDIR ?= $(CURDIR)
+export CCACHE_NOHASHDIR ?= 1
 export KBUILD_BUILD_TIMESTAMP ?= 2022-12-11
 export KBUILD_BUILD_USER ?= freq-invariance
 export KBUILD_BUILD_HOST ?= qemu

@@ -69,45 +69,14 @@ int fi_online_cpus(int *cpus, int max)
 }
 
 /*
- * Read one "name : value" line of /proc/PID/sched (pid 0: self), e.g.
- * "se.avg.util_avg". Returns 0, or -errno.
+ * Find the "name : value" line of /proc/PID/sched (pid 0: self) for
+ * @field, e.g. "se.avg.util_avg", and copy its value text to @val.
+ * Returns 0, or -errno.
  */
-int fi_read_sched_field(pid_t pid, const char *field, long long *val)
+static int fi_sched_value(pid_t pid, const char *field, char *val, size_t size)
 {
 	char path[64], line[256];
 	size_t len = strlen(field);
-	int ret = -ENOENT;
-	FILE *f;
-
-	if (pid)
-		snprintf(path, sizeof(path), "/proc/%d/sched", pid);
-	else
-		snprintf(path, sizeof(path), "/proc/self/sched");
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line;
-
-		if (strncmp(p, field, len) || (p[len] != ' ' && p[len] != ':'))
-			continue;
-		p = strchr(p + len, ':');
-		if (p && sscanf(p + 1, "%lld", val) == 1)
-			ret = 0;
-		else
-			ret = -EINVAL;
-		break;
-	}
-	fclose(f);
-	return ret;
-}
-
-/* Read a "ms.nnnnnn" time of /proc/PID/sched, e.g. se.sum_exec_runtime, in ns. */
-int fi_read_sched_ns(pid_t pid, const char *field, long long *ns)
-{
-	char path[64], line[256];
-	size_t len = strlen(field);
-	long long ms, frac;
 	int ret = -ENOENT;
 	FILE *f;
 
@@ -121,15 +90,37 @@ int fi_read_sched_ns(pid_t pid, const char *field, long long *ns)
 		if (strncmp(p, field, len) || (p[len] != ' ' && p[len] != ':'))
 			continue;
 		p = strchr(p + len, ':');
-		if (p && sscanf(p + 1, "%lld.%6lld", &ms, &frac) == 2) {
-			*ns = ms * 1000000 + frac;
-			ret = 0;
-		} else {
-			ret = -EINVAL;
-		}
+		ret = p ? 0 : -EINVAL;
+		if (p)
+			snprintf(val, size, "%s", p + 1);
 		break;
 	}
 	fclose(f);
+	return ret;
+}
+
+/* An integer field of /proc/PID/sched. */
+int fi_read_sched_field(pid_t pid, const char *field, long long *val)
+{
+	char buf[64];
+	int ret = fi_sched_value(pid, field, buf, sizeof(buf));
+
+	if (!ret && sscanf(buf, "%lld", val) != 1)
+		ret = -EINVAL;
+	return ret;
+}
+
+/* A "ms.nnnnnn" time of /proc/PID/sched, e.g. se.sum_exec_runtime, in ns. */
+int fi_read_sched_ns(pid_t pid, const char *field, long long *ns)
+{
+	long long ms, frac;
+	char buf[64];
+	int ret = fi_sched_value(pid, field, buf, sizeof(buf));
+
+	if (!ret && sscanf(buf, "%lld.%6lld", &ms, &frac) != 2)
+		ret = -EINVAL;
+	if (!ret)
+		*ns = ms * 1000000 + frac;
 	return ret;
 }
 
