@@ -34,6 +34,8 @@ PATCHES   := patches/series $(wildcard patches/[0-9]*.patch)
 KMAKE      = $(MAKE) --no-print-directory -C $(KSRC) O=$(KOBJ) \
 	     CC="ccache gcc" -j$(JOBS)
 GUEST      = qemu/run -t $(GUEST_TIMEOUT)
+# Built-in KUnit suites that must report at boot (config/debug.config).
+KUNIT_SUITES := intel_pstate_hwp_boost
 
 .PHONY: all help deps tree series config kernel selftests rootfs \
 	check-host test run shell export-patches check-prefixes clean
@@ -88,11 +90,12 @@ check-host: $(KSRC)/.git
 	@scripts/check-series $(KSRC) patches
 	@tests/run
 
-## test            check-host, then the kselftests in the guest
+## test            check-host, then the kselftests and KUnit suites in the guest
 test: deps check-host all
 	@rc=0; $(GUEST) -o $(RESULTS)/test $(KERNEL) "$$(cat $(BUILD)/rootfs.path)" \
 		-- make -C selftests run_tests || rc=$$?; \
 	qemu/tap-summary $(RESULTS)/test/output.log || rc=1; \
+	qemu/kunit-summary $(KSRC) $(RESULTS)/test/console.log $(KUNIT_SUITES) || rc=1; \
 	[ $$rc -eq 0 ] || echo "make test: FAIL (guest results: $(RESULTS)/test)" >&2; \
 	exit $$rc
 
