@@ -38,7 +38,7 @@ GUEST      = qemu/run -t $(GUEST_TIMEOUT)
 KUNIT_SUITES := intel_pstate_hwp_boost
 
 .PHONY: all help deps tree series config kernel selftests rootfs \
-	check-host test run shell export-patches check-prefixes clean
+	check-host test run shell bench export-patches check-prefixes clean
 
 all: kernel selftests rootfs
 
@@ -106,6 +106,11 @@ run: deps all
 ## shell           an interactive guest (exit the shell to power off)
 shell: deps all
 	@qemu/run -i -o $(RESULTS)/shell $(KERNEL) "$$(cat $(BUILD)/rootfs.path)"
+
+## bench           base vs patched non-debug kernels: scheduler cost, PELT ramps
+##                 (slow, not part of make test; report in build/results/bench)
+bench: deps series selftests rootfs
+	@JOBS=$(JOBS) scripts/bench $(KSRC) "$$(cat $(BUILD)/rootfs.path)" $(RESULTS)/bench
 
 ## check-prefixes  build every prefix of the series (slow: not in make test)
 check-prefixes: deps series $(KOBJ)/.config
