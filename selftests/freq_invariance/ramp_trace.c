@@ -79,9 +79,15 @@ static int ramp_once(int cpu, unsigned int scale, int run)
 		close(fds[0]);
 		if (fi_pin_self(cpu))
 			_exit(1);
-		fi_sleep_us(600000);	/* what it inherited decays to 0 */
+		/*
+		 * The ramp starts at the wakeup: read the running time before
+		 * sleeping (it does not move while the task sleeps), not after
+		 * it, where the first read of /proc under TCG takes 1-6 ms of
+		 * running the ramp would not count.
+		 */
 		if (fi_read_sched_ns(0, "se.sum_exec_runtime", &ran0))
 			_exit(1);
+		fi_sleep_us(600000);	/* what it inherited decays to 0 */
 		do {
 			if (fi_read_sched_field(0, "se.avg.util_avg", &u) ||
 			    fi_read_sched_ns(0, "se.sum_exec_runtime", &ran))
