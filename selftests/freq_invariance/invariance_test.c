@@ -236,16 +236,11 @@ static int ramp_once(const double *targets, double *seen)
 	pid = fork();
 	if (!pid) {
 		fi_pin_self(test_cpu);
+		fi_sleep_us(600000);	/* whatever util it inherited decays to 0 */
 		for (i = 0; i < 3; i++)
 			seen[i] = -1;
-		/*
-		 * The ramp starts at the wakeup: take the running time before
-		 * the sleep (it stands still meanwhile), as the first read of
-		 * /proc after it costs 1-6 ms of running under TCG.
-		 */
-		fi_read_sched_ns(0, "se.sum_exec_runtime", &ran0);
-		fi_sleep_us(600000);	/* whatever util it inherited decays to 0 */
 		t0 = fi_now_us();
+		fi_read_sched_ns(0, "se.sum_exec_runtime", &ran0);
 		while (seen[2] < 0 && fi_now_us() - t0 < 1000000) {
 			if (fi_read_sched_field(0, "se.avg.util_avg", &u) ||
 			    fi_read_sched_ns(0, "se.sum_exec_runtime", &ran))
