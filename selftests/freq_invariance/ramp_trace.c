@@ -62,6 +62,22 @@ static void print_model(unsigned int scale)
 		       lround(pelt_series_periods(&full, targets[i])) * 1024 / scale);
 }
 
+/* Read exactly @len bytes: the samples exceed what one pipe read returns. */
+static int read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t r = read(fd, p, len);
+
+		if (r <= 0)
+			return -1;
+		p += r;
+		len -= r;
+	}
+	return 0;
+}
+
 /* One ramp in a child pinned to @cpu; samples go up a pipe. */
 static int ramp_once(int cpu, unsigned int scale, int run)
 {
@@ -105,29 +121,10 @@ static int ramp_once(int cpu, unsigned int scale, int run)
 		_exit(0);
 	}
 	close(fds[1]);
-	/* Pipe reads of up to PIPE_BUF are whole only below it: loop. */
-	{
-		char *bufs[3] = { (char *)&n, (char *)ran_ms, (char *)util };
-		size_t left[3] = { sizeof(n), 0, 0 };
-		int k;
-
-		for (k = 0; k < 3; k++) {
-			if (k)
-				left[k] = n * sizeof(double);
-			while (left[k]) {
-				ssize_t r = read(fds[0], bufs[k], left[k]);
-
-				if (r <= 0)
-					break;
-				bufs[k] += r;
-				left[k] -= r;
-			}
-			if (left[k])
-				n = -1;
-			if (n < 0)
-				break;
-		}
-	}
+	if (read_full(fds[0], &n, sizeof(n)) ||
+	    (n > 0 && (read_full(fds[0], ran_ms, n * sizeof(double)) ||
+		       read_full(fds[0], util, n * sizeof(double)))))
+		n = -1;
 	close(fds[0]);
 	waitpid(pid, &status, 0);
 	if (n < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
