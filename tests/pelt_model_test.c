@@ -27,7 +27,7 @@ static const struct pelt_cfg full = { PELT_SCALE, PELT_TIME_SCALING };
 static const struct pelt_cfg half = { PELT_SCALE / 2, PELT_TIME_SCALING };
 static const struct pelt_cfg half_contrib = { PELT_SCALE / 2, PELT_CONTRIB_SCALING };
 
-/* The table counts a 1024 us PELT period as a millisecond. */
+/* The table counts a PELT period (1.048576 ms of wall time) as a millisecond. */
 static double periods(double us)
 {
 	return us / PELT_PERIOD_US;
@@ -35,8 +35,21 @@ static double periods(double us)
 
 static void test_constants(void)
 {
+	double half_life_ms;
+
 	check(pelt_load_avg_max() == 47742, "LOAD_AVG_MAX is 47742 (got %u)",
 	      pelt_load_avg_max());
+	/*
+	 * PELT's unit is 1024 ns: from 0, util_avg reaches 512 after one
+	 * half-life, 32 periods of 1.048576 ms (33.55 ms, not 32.77). The
+	 * divider, LOAD_AVG_MAX - 1024, is a truncated sum 0.1% short of
+	 * 1024 * y / (1 - y), so util_avg runs 0.1% ahead of the series and
+	 * gets to 512 about 0.05 period early: allow 0.1 period.
+	 */
+	half_life_ms = pelt_time_to_util(&full, 512, 1e6) / 1000;
+	check(half_life_ms > 33.554 - 0.105 && half_life_ms <= 33.554,
+	      "util 512 after %.2f ms of wall time (32 periods of 1.048576 ms: 33.55)",
+	      half_life_ms);
 }
 
 /*

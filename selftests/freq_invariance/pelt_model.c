@@ -56,24 +56,25 @@ double pelt_clock(const struct pelt_model *m)
 	return m->clock_pelt - m->lost_idle_time;
 }
 
-/* Advance PELT time by @dt us, adding @contrib per us while running. */
-static void pelt_accumulate(struct pelt_model *m, double dt, double contrib)
+/* Advance PELT time by @us, adding @contrib per PELT unit while running. */
+static void pelt_accumulate(struct pelt_model *m, double us, double contrib)
 {
+	double dt = us * 1000 / PELT_UNIT_NS;
 	static double y;
 
 	if (!y)
 		y = pelt_y();
 	while (dt > 0) {
-		double step = PELT_PERIOD_US - m->period_contrib;
+		double step = PELT_PERIOD_UNITS - m->period_contrib;
 
 		if (step > dt)
 			step = dt;
 		m->util_sum += contrib * step;
 		m->period_contrib += step;
 		dt -= step;
-		if (m->period_contrib >= PELT_PERIOD_US) {
+		if (m->period_contrib >= PELT_PERIOD_UNITS) {
 			m->util_sum *= y;
-			m->period_contrib -= PELT_PERIOD_US;
+			m->period_contrib -= PELT_PERIOD_UNITS;
 		}
 	}
 }

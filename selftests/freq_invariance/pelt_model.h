@@ -1,16 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A reference model of PELT's util_avg for one task on one CPU, written
- * from PELT's definition (kernel/sched/pelt.c, pelt.h): 1024 us periods,
- * a decay y per period with y^32 = 1/2, util_avg = util_sum / divider,
- * and the three ways a CPU's capacity can enter it.
+ * from PELT's definition (kernel/sched/pelt.c, pelt.h): periods of 1024
+ * time units, a decay y per period with y^32 = 1/2, util_avg = util_sum /
+ * divider, and the three ways a CPU's capacity can enter it. The unit is
+ * 1024 ns, not a microsecond (___update_load_sum() shifts its delta right
+ * by 10), so a period lasts 1.048576 ms: the model's API takes wall time
+ * in us and converts.
  */
 #ifndef PELT_MODEL_H
 #define PELT_MODEL_H
 
 #include <stdbool.h>
 
-#define PELT_PERIOD_US		1024
+#define PELT_UNIT_NS		1024	/* one PELT "us" */
+#define PELT_PERIOD_UNITS	1024
+#define PELT_PERIOD_US		(PELT_PERIOD_UNITS * PELT_UNIT_NS / 1000.0)
 #define PELT_HALFLIFE		32	/* periods: y^32 = 1/2 */
 #define PELT_SCALE		1024	/* SCHED_CAPACITY_SCALE */
 #define PELT_TICK_US		1000	/* the test kernel runs at HZ=1000 */
@@ -35,7 +40,7 @@ struct pelt_model {
 	double clock_pelt;		/* us, rq->clock_pelt */
 	double lost_idle_time;		/* us, rq->lost_idle_time */
 	double util_sum;		/* sum of decayed contributions * 1024 */
-	double period_contrib;		/* us into the current PELT period */
+	double period_contrib;		/* PELT units into the current period */
 	bool running;
 };
 
