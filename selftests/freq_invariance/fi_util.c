@@ -124,6 +124,84 @@ int fi_read_sched_ns(pid_t pid, const char *field, long long *ns)
 	return ret;
 }
 
+/*
+ * se.avg.util_avg and se.sum_exec_runtime (ns) of the calling task from
+ * one read of /proc/self/sched. Both move only when PELT updates the
+ * task (its ticks, wakeups, sleeps), so one read gives a pair that the
+ * same update published: a point of the task's util_avg curve against
+ * its running time. Two reads could straddle a tick.
+ */
+int fi_read_util_ran(long long *util, long long *ran_ns)
+{
+	long long ms, frac;
+	char line[256];
+	int found = 0;
+	FILE *f;
+
+	f = fopen("/proc/self/sched", "r");
+	if (!f)
+		return -errno;
+	while (found != 3 && fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, ':');
+
+		if (!p)
+			continue;
+		if (!strncmp(line, "se.avg.util_avg ", 16) &&
+		    sscanf(p + 1, "%lld", util) == 1) {
+			found |= 1;
+		} else if (!strncmp(line, "se.sum_exec_runtime ", 20) &&
+			   sscanf(p + 1, "%lld.%6lld", &ms, &frac) == 2) {
+			*ran_ns = ms * 1000000 + frac;
+			found |= 2;
+		}
+	}
+	fclose(f);
+	return found == 3 ? 0 : -ENOENT;
+}
+
+/*
+ * Start a ramp of the calling task from util_avg 0, and return in @ran0
+ * its running time at the wakeup, where the ramp starts. The task sleeps
+ * until what it inherited has decayed (600 ms, 18 half-lives), then
+ * reads its sched file at once: until PELT next updates it, the file
+ * still shows sum_exec_runtime as the sleep left it, and util_avg 0.
+ * If a tick came first (util_avg > 0: the read would miss up to a tick
+ * of running), it sleeps and tries again. A read before each sleep
+ * leaves the read's code translated, so that under TCG the read after
+ * the wakeup takes tens of us, not milliseconds. Reading the running
+ * time before the sleep instead would count what the task ran after
+ * that read and before it slept: 1 to 7 ms under TCG.
+ */
+int fi_ramp_start(long long *ran0)
+{
+	long long util;
+	int tries;
+
+	for (tries = 0; tries < 20; tries++) {
+		if (fi_read_util_ran(&util, ran0))
+			return -1;
+		fi_sleep_us(600000);
+		if (fi_read_util_ran(&util, ran0))
+			return -1;
+		if (!util)
+			return 0;
+	}
+	return -1;
+}
+
+/*
+ * When a ramp sampled as (running time, util_avg) points crossed
+ * @target: linearly between the last point below it (@t0, @u0) and the
+ * first at or above it (@t1, @u1), a tick or so apart. Taking the first
+ * point at or above would add up to a tick to every crossing.
+ */
+double fi_cross(double t0, double u0, double t1, double u1, double target)
+{
+	if (u1 <= u0 || target <= u0)
+		return t1;
+	return t0 + (t1 - t0) * (target - u0) / (u1 - u0);
+}
+
 bool fi_have_sched_debug(void)
 {
 	long long v;

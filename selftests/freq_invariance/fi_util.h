@@ -20,6 +20,9 @@ int fi_online_cpus(int *cpus, int max);
 
 int fi_read_sched_field(pid_t pid, const char *field, long long *val);
 int fi_read_sched_ns(pid_t pid, const char *field, long long *ns);
+int fi_read_util_ran(long long *util, long long *ran_ns);
+int fi_ramp_start(long long *ran0);
+double fi_cross(double t0, double u0, double t1, double u1, double target);
 bool fi_have_sched_debug(void);
 
 int fi_read_u64(const char *path, uint64_t *val);

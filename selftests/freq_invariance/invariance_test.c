@@ -226,8 +226,9 @@ static int test_saturation(void)
  */
 static int ramp_once(const double *targets, double *seen)
 {
-	long long u, ran0, ran;
+	long long u, last = 0, ran0, ran;
 	int fds[2], i, ret = 0;
+	double t, t_last = 0;
 	uint64_t t0;
 	pid_t pid;
 
@@ -235,19 +236,22 @@ static int ramp_once(const double *targets, double *seen)
 		return -1;
 	pid = fork();
 	if (!pid) {
-		fi_pin_self(test_cpu);
-		fi_sleep_us(600000);	/* whatever util it inherited decays to 0 */
 		for (i = 0; i < 3; i++)
 			seen[i] = -1;
+		if (fi_pin_self(test_cpu) || fi_ramp_start(&ran0))
+			_exit(1);
 		t0 = fi_now_us();
-		fi_read_sched_ns(0, "se.sum_exec_runtime", &ran0);
 		while (seen[2] < 0 && fi_now_us() - t0 < 1000000) {
-			if (fi_read_sched_field(0, "se.avg.util_avg", &u) ||
-			    fi_read_sched_ns(0, "se.sum_exec_runtime", &ran))
+			if (fi_read_util_ran(&u, &ran))
 				break;
+			if (u == last)
+				continue;
+			t = (ran - ran0) / 1e6;
 			for (i = 0; i < 3; i++)
 				if (seen[i] < 0 && u >= targets[i])
-					seen[i] = (ran - ran0) / 1e6;
+					seen[i] = fi_cross(t_last, last, t, u, targets[i]);
+			t_last = t;
+			last = u;
 		}
 		_exit(write(fds[1], seen, 3 * sizeof(*seen)) == 3 * sizeof(*seen) ? 0 : 1);
 	}
@@ -269,7 +273,7 @@ static int cmp_double(const void *a, const void *b)
 /*
  * From util 0 at scale 512, util_avg crosses 256/486/972 when PELT says,
  * +-10%, plus what the observation cannot resolve: util_avg is published
- * at ticks (PELT_TICK_US), and where in its 1024 us PELT period the task
+ * at ticks (PELT_TICK_US), and where in its PELT period (1.05 ms) the task
  * wakes moves a crossing by up to one period of PELT time, two periods of
  * running at scale 512. That is 3 ms, as much as the 10% of the first
  * crossing. The median of RAMPS ramps, as a vCPU under TCG jitters.

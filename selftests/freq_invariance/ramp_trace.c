@@ -9,13 +9,15 @@
  *
  * Output, one record per line:
  *   sample,<scale>,<run>,<ran_ms>,<util_avg>     each change of util_avg
- *   cross,<scale>,<run>,<target>,<ran_ms>        first time util >= target
+ *   cross,<scale>,<run>,<target>,<ran_ms>        when util crossed target
  *   model,<scale>,<ran_ms>,<util_avg>            the model, every 0.5 ms
  *   mcross,<scale>,<target>,<ms>,<table_ms>      model and seed-table times
  *
  * Scale 1024 needs nothing; any other scale needs
  * CONFIG_X86_FREQ_SCALE_OVERRIDE (freq_invariance/cpuN/freq_scale_override).
- * Time is the task's own se.sum_exec_runtime, as in invariance_test.
+ * Time is the task's own se.sum_exec_runtime since its wakeup
+ * (fi_ramp_start()), as in invariance_test; each sample is one read of
+ * both fields, a crossing is interpolated between two samples.
  */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -84,7 +86,7 @@ static int ramp_once(int cpu, unsigned int scale, int run)
 	static double ran_ms[MAX_SAMPLES], util[MAX_SAMPLES];
 	double lim = limit_ms(scale);
 	int fds[2], n = 0, status;
-	long long u, last = -1, ran0, ran;
+	long long u, last = 0, ran0, ran;
 	pid_t pid;
 	size_t i;
 
@@ -93,20 +95,12 @@ static int ramp_once(int cpu, unsigned int scale, int run)
 	pid = fork();
 	if (!pid) {
 		close(fds[0]);
-		if (fi_pin_self(cpu))
+		if (fi_pin_self(cpu) || fi_ramp_start(&ran0))
 			_exit(1);
-		/*
-		 * The ramp starts at the wakeup: read the running time before
-		 * sleeping (it does not move while the task sleeps), not after
-		 * it, where the first read of /proc under TCG takes 1-6 ms of
-		 * running the ramp would not count.
-		 */
-		if (fi_read_sched_ns(0, "se.sum_exec_runtime", &ran0))
-			_exit(1);
-		fi_sleep_us(600000);	/* what it inherited decays to 0 */
+		ran_ms[n] = 0;		/* the wakeup: a point of the curve */
+		util[n++] = 0;
 		do {
-			if (fi_read_sched_field(0, "se.avg.util_avg", &u) ||
-			    fi_read_sched_ns(0, "se.sum_exec_runtime", &ran))
+			if (fi_read_util_ran(&u, &ran))
 				_exit(1);
 			if (u != last && n < MAX_SAMPLES) {
 				ran_ms[n] = (ran - ran0) / 1e6;
@@ -135,10 +129,12 @@ static int ramp_once(int cpu, unsigned int scale, int run)
 	for (i = 0; i < ARRAY_SIZE(targets); i++) {
 		int j;
 
-		for (j = 0; j < n && util[j] < targets[i]; j++)
+		for (j = 1; j < n && util[j] < targets[i]; j++)
 			;
 		if (j < n)
-			printf("cross,%u,%d,%.0f,%.3f\n", scale, run, targets[i], ran_ms[j]);
+			printf("cross,%u,%d,%.0f,%.3f\n", scale, run, targets[i],
+			       fi_cross(ran_ms[j - 1], util[j - 1],
+					ran_ms[j], util[j], targets[i]));
 	}
 	return 0;
 }
