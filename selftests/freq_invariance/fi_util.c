@@ -124,14 +124,7 @@ int fi_read_sched_ns(pid_t pid, const char *field, long long *ns)
 	return ret;
 }
 
-/*
- * se.avg.util_avg and se.sum_exec_runtime (ns) of the calling task from
- * one read of /proc/self/sched. Both move only when PELT updates the
- * task (its ticks, wakeups, sleeps), so one read gives a pair that the
- * same update published: a point of the task's util_avg curve against
- * its running time. Two reads could straddle a tick.
- */
-int fi_read_util_ran(long long *util, long long *ran_ns)
+static int read_util_ran_once(long long *util, long long *ran_ns)
 {
 	long long ms, frac;
 	char line[256];
@@ -157,6 +150,34 @@ int fi_read_util_ran(long long *util, long long *ran_ns)
 	}
 	fclose(f);
 	return found == 3 ? 0 : -ENOENT;
+}
+
+/*
+ * se.avg.util_avg and se.sum_exec_runtime (ns) of the calling task, as
+ * one PELT update left them: a point of its util_avg curve against its
+ * running time. Both move only when PELT updates the task (its ticks,
+ * wakeups, sleeps), but one read of the file is not enough: the kernel
+ * prints the running time well before util_avg (the schedstats lie
+ * between), and a tick between the two gives a newer util_avg with the
+ * older time (5% of the samples of a ramp under TCG, each ahead of the
+ * curve by a tick). So read until two reads in a row agree: a tick
+ * during either would have made them differ, as the running time of a
+ * running task moves at every tick.
+ */
+int fi_read_util_ran(long long *util, long long *ran_ns)
+{
+	long long u, ran;
+	int tries, ret;
+
+	ret = read_util_ran_once(&u, &ran);
+	for (tries = 0; !ret && tries < 100; tries++) {
+		ret = read_util_ran_once(util, ran_ns);
+		if (!ret && *util == u && *ran_ns == ran)
+			return 0;
+		u = *util;
+		ran = *ran_ns;
+	}
+	return ret ? ret : -EAGAIN;
 }
 
 /*
