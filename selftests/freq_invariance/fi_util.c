@@ -68,6 +68,28 @@ int fi_online_cpus(int *cpus, int max)
 	return n;
 }
 
+/* The value text of a "name : value" line of /proc/PID/sched, if @line is @field's. */
+static const char *sched_line_value(const char *line, const char *field)
+{
+	size_t len = strlen(field);
+
+	if (strncmp(line, field, len) || (line[len] != ' ' && line[len] != ':'))
+		return NULL;
+	line = strchr(line + len, ':');
+	return line ? line + 1 : NULL;
+}
+
+/* A "ms.nnnnnn" time of /proc/PID/sched, e.g. se.sum_exec_runtime, in ns. */
+static int parse_sched_ns(const char *val, long long *ns)
+{
+	long long ms, frac;
+
+	if (sscanf(val, "%lld.%6lld", &ms, &frac) != 2)
+		return -EINVAL;
+	*ns = ms * 1000000 + frac;
+	return 0;
+}
+
 /*
  * Find the "name : value" line of /proc/PID/sched (pid 0: self) for
  * @field, e.g. "se.avg.util_avg", and copy its value text to @val.
@@ -76,27 +98,19 @@ int fi_online_cpus(int *cpus, int max)
 static int fi_sched_value(pid_t pid, const char *field, char *val, size_t size)
 {
 	char path[64], line[256];
-	size_t len = strlen(field);
-	int ret = -ENOENT;
+	const char *v = NULL;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/sched", pid ? pid : getpid());
 	f = fopen(path, "r");
 	if (!f)
 		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line;
-
-		if (strncmp(p, field, len) || (p[len] != ' ' && p[len] != ':'))
-			continue;
-		p = strchr(p + len, ':');
-		ret = p ? 0 : -EINVAL;
-		if (p)
-			snprintf(val, size, "%s", p + 1);
-		break;
-	}
+	while (!v && fgets(line, sizeof(line), f))
+		v = sched_line_value(line, field);
+	if (v)
+		snprintf(val, size, "%s", v);
 	fclose(f);
-	return ret;
+	return v ? 0 : -ENOENT;
 }
 
 /* An integer field of /proc/PID/sched. */
@@ -110,24 +124,19 @@ int fi_read_sched_field(pid_t pid, const char *field, long long *val)
 	return ret;
 }
 
-/* A "ms.nnnnnn" time of /proc/PID/sched, e.g. se.sum_exec_runtime, in ns. */
+/* A time field of /proc/PID/sched in ns. */
 int fi_read_sched_ns(pid_t pid, const char *field, long long *ns)
 {
-	long long ms, frac;
 	char buf[64];
 	int ret = fi_sched_value(pid, field, buf, sizeof(buf));
 
-	if (!ret && sscanf(buf, "%lld.%6lld", &ms, &frac) != 2)
-		ret = -EINVAL;
-	if (!ret)
-		*ns = ms * 1000000 + frac;
-	return ret;
+	return ret ? ret : parse_sched_ns(buf, ns);
 }
 
 static int read_util_ran_once(long long *util, long long *ran_ns)
 {
-	long long ms, frac;
 	char line[256];
+	const char *v;
 	int found = 0;
 	FILE *f;
 
@@ -135,18 +144,12 @@ static int read_util_ran_once(long long *util, long long *ran_ns)
 	if (!f)
 		return -errno;
 	while (found != 3 && fgets(line, sizeof(line), f)) {
-		char *p = strchr(line, ':');
-
-		if (!p)
-			continue;
-		if (!strncmp(line, "se.avg.util_avg ", 16) &&
-		    sscanf(p + 1, "%lld", util) == 1) {
+		v = sched_line_value(line, "se.avg.util_avg");
+		if (v && sscanf(v, "%lld", util) == 1)
 			found |= 1;
-		} else if (!strncmp(line, "se.sum_exec_runtime ", 20) &&
-			   sscanf(p + 1, "%lld.%6lld", &ms, &frac) == 2) {
-			*ran_ns = ms * 1000000 + frac;
+		v = sched_line_value(line, "se.sum_exec_runtime");
+		if (v && !parse_sched_ns(v, ran_ns))
 			found |= 2;
-		}
 	}
 	fclose(f);
 	return found == 3 ? 0 : -ENOENT;
@@ -189,7 +192,7 @@ int fi_read_util_ran(long long *util, long long *ran_ns)
  * If a tick came first (util_avg > 0: the read would miss up to a tick
  * of running), it sleeps and tries again. A read before each sleep
  * leaves the read's code translated, so that under TCG the read after
- * the wakeup takes tens of us, not milliseconds. Reading the running
+ * the wakeup takes about 0.1 ms, not milliseconds. Reading the running
  * time before the sleep instead would count what the task ran after
  * that read and before it slept: 1 to 7 ms under TCG.
  */

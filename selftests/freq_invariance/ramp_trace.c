@@ -16,8 +16,9 @@
  * Scale 1024 needs nothing; any other scale needs
  * CONFIG_X86_FREQ_SCALE_OVERRIDE (freq_invariance/cpuN/freq_scale_override).
  * Time is the task's own se.sum_exec_runtime since its wakeup
- * (fi_ramp_start()), as in invariance_test; each sample is one read of
- * both fields, a crossing is interpolated between two samples.
+ * (fi_ramp_start()), as in invariance_test; each sample is a pair one
+ * PELT update published (fi_read_util_ran()), a crossing is interpolated
+ * between two samples.
  */
 #define _GNU_SOURCE
 #include <getopt.h>
