@@ -65,8 +65,8 @@ static int test_files_parse(void)
 				fi_fail("%s: %m", path);
 				return KSFT_FAIL;
 			}
-			if ((st.st_mode & 07777) != 0400) {
-				fi_fail("%s: expected mode 0400, got %04o", path, st.st_mode & 07777);
+			if ((st.st_mode & 07777) != 0444) {
+				fi_fail("%s: expected mode 0444, got %04o", path, st.st_mode & 07777);
 				return KSFT_FAIL;
 			}
 			ret = fi_read_u64(path, &v);
@@ -81,7 +81,7 @@ static int test_files_parse(void)
 			}
 		}
 	}
-	ksft_print_msg("%d CPUs x %zu files parse, mode 0400\n", nr_cpus, ARRAY_SIZE(fields));
+	ksft_print_msg("%d CPUs x %zu files parse, mode 0444\n", nr_cpus, ARRAY_SIZE(fields));
 	return KSFT_PASS;
 }
 

@@ -3,13 +3,12 @@
  * intel_pstate's HWP dynamic boost, where it runs: active mode with HWP.
  *
  *   - hwp_dynamic_boost (sysfs) rejects malformed input, value unchanged;
- *   - hwp_boost_hold_time_us (debugfs) rejects malformed and out-of-range
- *     input (100..1000000), value unchanged, and takes the bounds;
  *   - with the knob on, I/O waits on a pinned CPU move its boost counters
  *     in /sys/kernel/debug/intel_pstate/hwp_boost;
- *   - with the knob off, the same I/O leaves them where they were.
+ *   - with the knob off, the same I/O leaves them where they were, and
+ *     the CPU is not boosted (boost_min 0).
  *
- * The knob and the hold time are restored on exit. Anywhere else (no
+ * The knob is restored on exit. Anywhere else (no
  * intel_pstate, passive mode, no HWP, performance policy) the program
  * skips and says why. The I/O is O_DIRECT reads of a file in
  * $HWP_BOOST_DIR (default /var/tmp), which must be on a block device.
@@ -33,7 +32,6 @@
 #define KNOB		PSTATE "/hwp_dynamic_boost"
 #define DEBUGFS		"/sys/kernel/debug/intel_pstate"
 #define TABLE		DEBUGFS "/hwp_boost"
-#define HOLD		DEBUGFS "/hwp_boost_hold_time_us"
 #define IO_FILE_SIZE	(16 << 20)
 #define IO_BLOCK	4096
 #define IO_RUN_US	2000000
@@ -45,7 +43,7 @@ struct boost_row {
 static int test_cpu;
 static char io_dir[256] = "/var/tmp";
 static char io_path[300];
-static char knob_orig[16], hold_orig[16];
+static char knob_orig[16];
 
 static uint64_t ups(const struct boost_row *r)
 {
@@ -178,28 +176,6 @@ static int test_knob_rejects_malformed(void)
 	return rejects(KNOB, bad, ARRAY_SIZE(bad)) ? KSFT_FAIL : KSFT_PASS;
 }
 
-static int test_hold_time_bounds(void)
-{
-	static const char * const bad[] = {
-		"0", "99", "1000001", "4294967296", "-5", "abc", "3ms", "\n",
-	};
-	static const char * const good[] = { "100", "1000000", "3000" };
-	char now[32];
-	size_t i;
-
-	if (rejects(HOLD, bad, ARRAY_SIZE(bad)))
-		return KSFT_FAIL;
-	for (i = 0; i < ARRAY_SIZE(good); i++) {
-		if (fi_write_str(HOLD, good[i]) ||
-		    fi_read_line(HOLD, now, sizeof(now)) ||
-		    strcmp(now, good[i])) {
-			fi_fail("%s: wrote %s, read back %s", HOLD, good[i], now);
-			return KSFT_FAIL;
-		}
-	}
-	return KSFT_PASS;
-}
-
 static int test_boost_moves_when_on(void)
 {
 	struct boost_row a, b;
@@ -237,8 +213,6 @@ static void restore(void)
 {
 	if (knob_orig[0])
 		fi_write_str(KNOB, knob_orig);
-	if (hold_orig[0])
-		fi_write_str(HOLD, hold_orig);
 	if (io_path[0])
 		unlink(io_path);
 }
@@ -310,7 +284,6 @@ static const char *why_skip(void)
 
 static const struct fi_test tests[] = {
 	{ "hwp_dynamic_boost_rejects_malformed_input", test_knob_rejects_malformed },
-	{ "hold_time_rejects_out_of_range_input", test_hold_time_bounds },
 	{ "boost_counters_move_with_knob_on", test_boost_moves_when_on },
 	{ "boost_counters_still_with_knob_off", test_boost_still_when_off },
 };
@@ -335,14 +308,13 @@ int main(void)
 		restore();
 		ksft_exit_skip("%s (%s)\n", why, io_dir);
 	}
-	if (fi_read_line(KNOB, knob_orig, sizeof(knob_orig)) ||
-	    fi_read_line(HOLD, hold_orig, sizeof(hold_orig)))
-		ksft_exit_fail_msg("cannot read %s or %s\n", KNOB, HOLD);
+	if (fi_read_line(KNOB, knob_orig, sizeof(knob_orig)))
+		ksft_exit_fail_msg("cannot read %s\n", KNOB);
 	atexit(restore);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	ksft_print_msg("CPU %d, hwp_dynamic_boost was %s, hold time %s us, I/O in %s\n",
-		       test_cpu, knob_orig, hold_orig, io_dir);
+	ksft_print_msg("CPU %d, hwp_dynamic_boost was %s, I/O in %s\n",
+		       test_cpu, knob_orig, io_dir);
 
 	fi_run_tests(tests, ARRAY_SIZE(tests));
 	return 0;

@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -335,6 +336,24 @@ static int test_bad_writes_rejected(void)
 		if (err != -EINVAL || strcmp(buf, "300")) {
 			fi_fail("writing \"%s\": expected -EINVAL and 300 kept, got %d and %s",
 				bad[i], err, buf);
+			ret = KSFT_FAIL;
+		}
+	}
+
+	/* "512" a byte at a time: only the first write, at offset 0, counts. */
+	{
+		int fd = open(path, O_WRONLY);
+		ssize_t w1 = -1, w2 = -1;
+
+		if (fd >= 0) {
+			w1 = write(fd, "5", 1);
+			w2 = write(fd, "1", 1);
+			close(fd);
+		}
+		fi_read_line(path, buf, sizeof(buf));
+		if (fd < 0 || w1 != 1 || w2 != -1 || strcmp(buf, "5")) {
+			fi_fail("\"5\" then \"1\" at offset 1: expected the second write refused and 5 kept, got %zd, %zd and %s",
+				w1, w2, buf);
 			ret = KSFT_FAIL;
 		}
 	}
