@@ -15,9 +15,11 @@ BUILD   := $(CURDIR)/build
 KSRC    := $(BUILD)/linux
 KOBJ    := $(BUILD)/obj-test
 KERNEL  := $(KOBJ)/arch/x86/boot/bzImage
+KOBJ_KASAN := $(BUILD)/obj-kasan
 RESULTS := $(BUILD)/results
 CACHE   ?= $(HOME)/.cache/freq-invariance
 GUEST_TIMEOUT ?= 900
+KASAN_TIMEOUT ?= 2700
 JOBS    ?= $(shell echo $$(( $$(nproc) + 1 )))
 
 export CCACHE_DIR ?= $(CACHE)/ccache
@@ -30,7 +32,10 @@ export KBUILD_BUILD_HOST ?= qemu
 
 FRAGMENTS := config/base.config config/debug.config \
 	     $(wildcard selftests/*/config)
-PATCHES   := patches/series $(wildcard patches/[0-9]*.patch)
+# The postings (patches/postings), each a directory with its own series
+# and cover letter, applied in order.
+POSTINGS  := $(addprefix patches/,$(shell sed -e 's/\#.*//' patches/postings | awk 'NF { print $$1 }'))
+PATCHES   := patches/postings $(foreach p,$(POSTINGS),$(p)/series $(wildcard $(p)/[0-9]*.patch))
 KMAKE      = $(MAKE) --no-print-directory -C $(KSRC) O=$(KOBJ) \
 	     CC="ccache gcc" -j$(JOBS)
 GUEST      = qemu/run -t $(GUEST_TIMEOUT)
@@ -42,7 +47,8 @@ EXPECTED_SKIPS := hwp_boost_test
 # Builds the rootfs image and prints its path (tests/run replaces it).
 ROOTFS_BUILD ?= rootfs/build
 
-.PHONY: all help deps tree series config kernel selftests rootfs \
+.PHONY: all help deps tree series config kernel kernel-kasan selftests rootfs \
+	test-kasan \
 	check-host test run shell bench export-patches check-prefixes clean
 
 all: kernel selftests rootfs
@@ -61,11 +67,11 @@ tree: deps
 $(KSRC)/.git:
 	@$(MAKE) --no-print-directory tree
 
-## series          apply patches/series to build/linux with git am
+## series          apply the postings (patches/postings) to build/linux, git am
 series: $(BUILD)/series.stamp
 
 $(BUILD)/series.stamp: $(PATCHES) | $(KSRC)/.git
-	@scripts/tree apply $(KSRC) patches
+	@scripts/tree apply $(KSRC) $(POSTINGS)
 	@touch $@
 
 ## config          merge config/*.config and selftests/*/config, verified
@@ -82,8 +88,10 @@ kernel: deps $(KOBJ)/.config
 	@ccache --print-stats | awk '/^(direct|preprocessed)_cache_hit\t/ { h += $$2 } \
 		/^cache_miss\t/ { m = $$2 } END { print "kernel: ccache hits " h ", misses " m }'
 
-## selftests       build the kselftests on the host (the guest only runs them)
+## selftests       build the kselftests in build/linux's tools/testing/selftests
+##                 (the guest only runs them)
 selftests: $(BUILD)/series.stamp
+	@scripts/selftests-patch check $(KSRC) patches/sched
 	@$(MAKE) --no-print-directory -C selftests all
 
 ## rootfs          debootstrap the guest's Debian image (cached in CACHE)
@@ -91,20 +99,43 @@ rootfs: deps
 	@mkdir -p $(BUILD)
 	@$(ROOTFS_BUILD) $(CACHE) > $(BUILD)/rootfs.path
 
-## check-host      host-side checks: series applies, checkpatch, harness tests
+## check-host      host-side checks: each posting applies to base alone and is
+##                 checkpatch clean, the kselftests patch is selftests/, harness tests
 check-host: $(KSRC)/.git
-	@scripts/check-series $(KSRC) patches
+	@scripts/check-series $(KSRC) $(POSTINGS)
+	@scripts/selftests-patch check $(KSRC) patches/sched
 	@tests/run
+
+# $(call guest-test,KERNEL,RESULTS,TIMEOUT,NAME): the kselftests and the
+# KUnit suites in a guest booted with KERNEL, judged; fails naming NAME.
+define guest-test
+	@rc=0; qemu/run -t $(3) -o $(2) $(1) "$$(cat $(BUILD)/rootfs.path)" \
+		-- make -C selftests run_tests || rc=$$?; \
+	qemu/tap-summary $(addprefix --expect-skip ,$(EXPECTED_SKIPS)) \
+		$(2)/output.log || rc=1; \
+	qemu/kunit-summary $(KSRC) $(2)/console.log $(KUNIT_SUITES) || rc=1; \
+	[ $$rc -eq 0 ] || echo "$(4): FAIL (guest results: $(2))" >&2; \
+	exit $$rc
+endef
 
 ## test            check-host, then the kselftests and KUnit suites in the guest
 test: deps check-host all
-	@rc=0; $(GUEST) -o $(RESULTS)/test $(KERNEL) "$$(cat $(BUILD)/rootfs.path)" \
-		-- make -C selftests run_tests || rc=$$?; \
-	qemu/tap-summary $(addprefix --expect-skip ,$(EXPECTED_SKIPS)) \
-		$(RESULTS)/test/output.log || rc=1; \
-	qemu/kunit-summary $(KSRC) $(RESULTS)/test/console.log $(KUNIT_SUITES) || rc=1; \
-	[ $$rc -eq 0 ] || echo "make test: FAIL (guest results: $(RESULTS)/test)" >&2; \
-	exit $$rc
+	$(call guest-test,$(KERNEL),$(RESULTS)/test,$(GUEST_TIMEOUT),make test)
+
+## kernel-kasan    build the test kernel with KASAN (build/obj-kasan)
+kernel-kasan: deps $(KOBJ_KASAN)/.config
+	@mkdir -p $(CCACHE_DIR)
+	@echo "kernel-kasan: building $(KOBJ_KASAN)/arch/x86/boot/bzImage"
+	@$(MAKE) --no-print-directory -C $(KSRC) O=$(KOBJ_KASAN) CC="ccache gcc" \
+		-j$(JOBS) -s bzImage
+
+$(KOBJ_KASAN)/.config: $(FRAGMENTS) config/kasan.config $(BUILD)/series.stamp scripts/kconfig
+	@scripts/kconfig $(KSRC) $(KOBJ_KASAN) $(FRAGMENTS) config/kasan.config
+
+## test-kasan      make test's guest run on the KASAN kernel (slow: its own
+##                 build, a guest several times slower; not part of make test)
+test-kasan: deps check-host kernel-kasan selftests rootfs
+	$(call guest-test,$(KOBJ_KASAN)/arch/x86/boot/bzImage,$(RESULTS)/test-kasan,$(KASAN_TIMEOUT),make test-kasan)
 
 ## run             boot the guest and show what the series adds
 run: deps all
@@ -123,9 +154,14 @@ bench: deps series selftests rootfs
 check-prefixes: deps series $(KOBJ)/.config
 	@scripts/check-prefixes $(KSRC) $(KOBJ) -- CC="ccache gcc" -j$(JOBS) -s bzImage
 
-## export-patches  write build/linux's commits on top of base to patches/
+## export-patches  write build/linux's commits on top of base to the postings
 export-patches: $(KSRC)/.git
 	@scripts/tree export $(KSRC) patches
+
+## selftests-patch  regenerate patches/sched's kselftests patch from
+##                 selftests/freq_invariance/ (after editing a test)
+selftests-patch: $(KSRC)/.git
+	@scripts/selftests-patch write $(KSRC) patches/sched
 
 ## clean           remove build/ (CACHE, with ccache and the rootfs, stays)
 clean:

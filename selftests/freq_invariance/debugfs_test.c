@@ -12,12 +12,14 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 
 #include "kselftest.h"
@@ -27,6 +29,9 @@
 #define FI_DIR		FI_DEBUGFS
 #define READS		200
 
+/* fields[FIRST_SCALE..LAST_SCALE] are scales and capacities: 1..1024. */
+#define FIRST_SCALE	6
+#define LAST_SCALE	9
 static const char * const fields[] = {
 	"clock_task", "clock_pelt", "lost_idle_time", "rq_clock_pelt",
 	"clock_pelt_idle", "clock_idle", "freq_scale", "cpu_scale",
@@ -36,7 +41,14 @@ static const char * const fields[] = {
 
 static int cpus[64], nr_cpus, test_cpu, sampler_cpu;
 static char hotplug_path[128];
-static bool cpu_offlined;
+static bool cpu_offlined, have_override, is_x86;
+
+/* Where no override can force a scale, the tests that need one say so. */
+static int skip_no_override(void)
+{
+	fi_info("no cpuN/freq_scale_override (CONFIG_X86_FREQ_SCALE_OVERRIDE)\n");
+	return KSFT_SKIP;
+}
 
 static int read_field(int cpu, const char *field, uint64_t *val)
 {
@@ -54,34 +66,199 @@ static int test_files_parse(void)
 	int i, f, ret;
 
 	if (fi_read_u64(FI_DIR "/invariant", &v) || v > 1) {
-		fi_fail("expected 0 or 1 in %s/invariant", FI_DIR);
+		fi_err("expected 0 or 1 in %s/invariant", FI_DIR);
 		return KSFT_FAIL;
 	}
-	ksft_print_msg("invariant: %llu\n", (unsigned long long)v);
+	fi_info("invariant: %llu\n", (unsigned long long)v);
 	for (i = 0; i < nr_cpus; i++) {
 		for (f = 0; f < ARRAY_SIZE(fields); f++) {
 			snprintf(path, sizeof(path), FI_DIR "/cpu%d/%s", cpus[i], fields[f]);
 			if (stat(path, &st)) {
-				fi_fail("%s: %m", path);
+				fi_err("%s: %m", path);
 				return KSFT_FAIL;
 			}
 			if ((st.st_mode & 07777) != 0444) {
-				fi_fail("%s: expected mode 0444, got %04o", path, st.st_mode & 07777);
+				fi_err("%s: expected mode 0444, got %04o",
+				       path, st.st_mode & 07777);
 				return KSFT_FAIL;
 			}
 			ret = fi_read_u64(path, &v);
 			if (ret) {
-				fi_fail("%s: expected a number: %s", path, strerror(-ret));
+				fi_err("%s: expected a number: %s", path, strerror(-ret));
 				return KSFT_FAIL;
 			}
-			if ((!strcmp(fields[f], "freq_scale") || !strcmp(fields[f], "cpu_scale")) &&
-			    (v < 1 || v > 1024)) {
-				fi_fail("%s: expected 1..1024, got %llu", path, (unsigned long long)v);
+			if (f >= FIRST_SCALE && f <= LAST_SCALE && (v < 1 || v > 1024)) {
+				fi_err("%s: expected 1..1024, got %llu",
+				       path, (unsigned long long)v);
 				return KSFT_FAIL;
 			}
 		}
 	}
-	ksft_print_msg("%d CPUs x %zu files parse, mode 0444\n", nr_cpus, ARRAY_SIZE(fields));
+	fi_info("%d CPUs x %zu files parse, mode 0444\n", nr_cpus, ARRAY_SIZE(fields));
+	return KSFT_PASS;
+}
+
+/*
+ * The capacities hold what they are: capacity_orig is the CPU's capacity
+ * (6.1: arch_scale_cpu_capacity()), 1024 on the biggest CPU, and capacity
+ * is what CFS has left of it. (The root cfs_rq's util_avg has no such
+ * bound: it is the sum of its entities', and a task that migrates in
+ * brings its own; cpu_util_cfs() clamps it for that reason.)
+ */
+static int test_capacity(void)
+{
+	uint64_t scale, orig, cap, max_orig = 0;
+	int i;
+
+	for (i = 0; i < nr_cpus; i++) {
+		if (read_field(cpus[i], "cpu_scale", &scale) ||
+		    read_field(cpus[i], "capacity_orig", &orig) ||
+		    read_field(cpus[i], "capacity", &cap)) {
+			fi_err("cpu%d: cannot read the capacities", cpus[i]);
+			return KSFT_FAIL;
+		}
+		if (orig != scale || cap > orig) {
+			fi_err("cpu%d: expected capacity <= capacity_orig = cpu_scale, got %llu, %llu, %llu",
+			       cpus[i], (unsigned long long)cap, (unsigned long long)orig,
+			       (unsigned long long)scale);
+			return KSFT_FAIL;
+		}
+		if (orig > max_orig)
+			max_orig = orig;
+	}
+	if (max_orig != 1024) {
+		fi_err("expected capacity_orig 1024 on the biggest CPU, got %llu",
+		       (unsigned long long)max_orig);
+		return KSFT_FAIL;
+	}
+	return KSFT_PASS;
+}
+
+/* Patch 1's lines in sched/debug: one of each per online CPU, in range. */
+static int test_sched_debug_lines(void)
+{
+	int n_pelt = 0, n_lost = 0, n_scale = 0, bad = 0;
+	char line[256], name[64];
+	double val;
+	FILE *f;
+
+	f = fopen("/sys/kernel/debug/sched/debug", "r");
+	if (!f) {
+		fi_err("/sys/kernel/debug/sched/debug: %m");
+		return KSFT_FAIL;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, " .%63s : %lf", name, &val) != 2)
+			continue;
+		if (!strcmp(name, "clock_pelt"))
+			n_pelt++, bad |= val <= 0;
+		else if (!strcmp(name, "lost_idle_time"))
+			n_lost++, bad |= val < 0;
+		else if (!strcmp(name, "arch_scale_freq_capacity"))
+			n_scale++, bad |= val < 1 || val > 1024;
+	}
+	fclose(f);
+	if (bad || n_pelt != nr_cpus || n_lost != nr_cpus || n_scale != nr_cpus) {
+		fi_err("expected .clock_pelt, .lost_idle_time, .arch_scale_freq_capacity once per CPU (%d) and in range, got %d, %d, %d%s",
+		       nr_cpus, n_pelt, n_lost, n_scale, bad ? ", out of range" : "");
+		return KSFT_FAIL;
+	}
+	return KSFT_PASS;
+}
+
+/* A CPU's .arch_scale_freq_capacity in sched/debug, -1 if not found. */
+static long sched_debug_scale(int cpu)
+{
+	char line[256], head[32];
+	long val = -1;
+	bool in = false;
+	FILE *f;
+
+	f = fopen("/sys/kernel/debug/sched/debug", "r");
+	if (!f)
+		return -1;
+	snprintf(head, sizeof(head), "cpu#%d", cpu);
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "cpu#", 4))
+			in = !strncmp(line, head, strlen(head)) &&
+			     (line[strlen(head)] == ',' || line[strlen(head)] == '\n');
+		if (in && sscanf(line, " .arch_scale_freq_capacity : %ld", &val) == 1)
+			break;
+	}
+	fclose(f);
+	return val;
+}
+
+/*
+ * The x86 files (patch 4) agree with "invariant": "status" says "on"
+ * exactly when it reads 1, max_freq_ratio is at least 1024 (the reference
+ * is never below the base frequency) and has a source. An override
+ * (patch 6) turns invariance on where it was off, shows in status, in the
+ * CPU's freq_scale and in sched/debug; clearing it restores all of them.
+ */
+static int read_state(uint64_t *inv, char *status, size_t n)
+{
+	return fi_read_u64(FI_DIR "/invariant", inv) ||
+	       fi_read_line(FI_DIR "/status", status, n);
+}
+
+static int test_x86_status(void)
+{
+	char status[128], source[128], status2[128];
+	uint64_t inv, inv2, ratio, scale;
+	bool on, invariant;
+	long dbg;
+
+	if (!is_x86) {
+		fi_info("not x86: no status files\n");
+		return KSFT_SKIP;
+	}
+	if (read_state(&inv, status, sizeof(status)) ||
+	    fi_read_u64(FI_DIR "/max_freq_ratio", &ratio) ||
+	    fi_read_line(FI_DIR "/max_freq_ratio_source", source, sizeof(source))) {
+		fi_err("cannot read status, max_freq_ratio(_source): %m");
+		return KSFT_FAIL;
+	}
+	fi_info("invariant %llu, status \"%s\", max_freq_ratio %llu (%s)\n",
+		(unsigned long long)inv, status, (unsigned long long)ratio, source);
+	on = !strncmp(status, "on", 2);
+	invariant = inv == 1;
+	if (on != invariant || ratio < 1024 || !source[0]) {
+		fi_err("expected status \"on\" iff invariant, max_freq_ratio >= 1024, a source");
+		return KSFT_FAIL;
+	}
+	if (!have_override)
+		return KSFT_PASS;
+
+	if (fi_override(test_cpu, 384)) {
+		fi_err("cpu%d: cannot set freq_scale_override: %m", test_cpu);
+		return KSFT_FAIL;
+	}
+	fi_sleep_us(20000);	/* a few ticks: nothing may overwrite it */
+	if (read_state(&inv2, status2, sizeof(status2)) ||
+	    read_field(test_cpu, "freq_scale", &scale)) {
+		fi_override(test_cpu, 0);
+		fi_err("cannot read the state with an override: %m");
+		return KSFT_FAIL;
+	}
+	dbg = sched_debug_scale(test_cpu);
+	fi_override(test_cpu, 0);
+	fi_info("override 384 on cpu%d: invariant %llu, status \"%s\", freq_scale %llu, sched/debug %ld\n",
+		test_cpu, (unsigned long long)inv2, status2, (unsigned long long)scale, dbg);
+	if (inv2 != 1 || strncmp(status2, "on: freq_scale overridden", 25) ||
+	    scale != 384 || dbg != 384) {
+		fi_err("expected invariant 1, status \"on: freq_scale overridden...\", freq_scale and sched/debug 384");
+		return KSFT_FAIL;
+	}
+	if (read_state(&inv2, status2, sizeof(status2))) {
+		fi_err("cannot read the state after clearing: %m");
+		return KSFT_FAIL;
+	}
+	if (inv2 != inv || strcmp(status2, status)) {
+		fi_err("expected invariant %llu and status \"%s\" back once cleared, got %llu, \"%s\"",
+		       (unsigned long long)inv, status, (unsigned long long)inv2, status2);
+		return KSFT_FAIL;
+	}
 	return KSFT_PASS;
 }
 
@@ -90,24 +267,32 @@ static int test_pelt_clock_not_ahead(void)
 {
 	uint64_t pelt, task;
 	long long lag;
-	int i, n;
+	int i, n, ret;
 
 	for (n = 0; n < READS; n++) {
 		for (i = 0; i < nr_cpus; i++) {
-			if (read_field(cpus[i], "rq_clock_pelt", &pelt) ||
-			    read_field(cpus[i], "clock_task", &task) ||
-			    fi_read_lag(cpus[i], &lag)) {
-				fi_fail("cpu%d: cannot read the clocks", cpus[i]);
+			ret = read_field(cpus[i], "rq_clock_pelt", &pelt);
+			if (!ret)
+				ret = read_field(cpus[i], "clock_task", &task);
+			if (ret) {
+				fi_err("cpu%d: cannot read the clocks: %s",
+				       cpus[i], strerror(-ret));
+				return KSFT_FAIL;
+			}
+			ret = fi_read_lag(cpus[i], &lag);
+			if (ret) {
+				fi_err("cpu%d: no line in cpus: %s", cpus[i], strerror(-ret));
 				return KSFT_FAIL;
 			}
 			if (pelt > task) {
-				fi_fail("cpu%d: expected rq_clock_pelt <= clock_task, got %llu > %llu",
-					cpus[i], (unsigned long long)pelt, (unsigned long long)task);
+				fi_err("cpu%d: expected rq_clock_pelt <= clock_task, got %llu > %llu",
+				       cpus[i], (unsigned long long)pelt,
+				       (unsigned long long)task);
 				return KSFT_FAIL;
 			}
 			if (lag < 0) {
-				fi_fail("cpu%d: expected clock_pelt <= clock_task in one snapshot, got lag %lld ns",
-					cpus[i], lag);
+				fi_err("cpu%d: expected lag >= 0 in one snapshot, got %lld ns",
+				       cpus[i], lag);
 				return KSFT_FAIL;
 			}
 		}
@@ -125,13 +310,13 @@ static int test_clocks_monotonic(void)
 		for (i = 0; i < nr_cpus; i++) {
 			for (f = 0; f < ARRAY_SIZE(mono); f++) {
 				if (read_field(cpus[i], mono[f], &v)) {
-					fi_fail("cpu%d/%s: cannot read", cpus[i], mono[f]);
+					fi_err("cpu%d/%s: cannot read", cpus[i], mono[f]);
 					return KSFT_FAIL;
 				}
 				if (v < last[i][f]) {
-					fi_fail("cpu%d/%s went backwards: %llu after %llu",
-						cpus[i], mono[f], (unsigned long long)v,
-						(unsigned long long)last[i][f]);
+					fi_err("cpu%d/%s went backwards: %llu after %llu",
+					       cpus[i], mono[f], (unsigned long long)v,
+					       (unsigned long long)last[i][f]);
 					return KSFT_FAIL;
 				}
 				last[i][f] = v;
@@ -141,48 +326,75 @@ static int test_clocks_monotonic(void)
 	return KSFT_PASS;
 }
 
-/* After a busy phase, the idle CPU's clock_pelt syncs back to clock_task. */
+/*
+ * At scale 512, a CPU that runs a spinner falls behind by half the time it
+ * ran (clock_pelt runs at half speed), and syncs back once idle: lag 0.
+ */
 static int test_idle_cpu_catches_up(void)
 {
-	long long lag = -1, busy_lag = -1;
+	long long lag = -1, busy_lag = -1, ran_ns = 0;
+	double want, tol;
 	pid_t pid;
 	int n;
 
+	if (!have_override)
+		return skip_no_override();
+	if (fi_override(test_cpu, 512)) {
+		fi_err("cpu%d: cannot set freq_scale_override: %m", test_cpu);
+		return KSFT_FAIL;
+	}
 	pid = fi_spawn_spinner(test_cpu);
 	if (pid < 0) {
-		fi_fail("fork: %m");
+		fi_err("fork: %m");
+		fi_override(test_cpu, 0);
 		return KSFT_FAIL;
 	}
 	fi_sleep_us(200000);
 	fi_read_lag(test_cpu, &busy_lag);
+	fi_read_sched_ns(pid, "se.sum_exec_runtime", &ran_ns);
 	fi_reap(pid);
+	fi_override(test_cpu, 0);
 
+	/* The table shows the lag of the last clock update: a tick (4 ms) old. */
+	want = 0.5 * ran_ns / 1e6;
+	tol = 0.05 * want + 4;
+	fi_info("cpu%d at scale 512: lag %.1f ms after running %.1f ms (model %.1f +- %.1f)\n",
+		test_cpu, busy_lag / 1e6, ran_ns / 1e6, want, tol);
+	if (fabs(busy_lag / 1e6 - want) > tol) {
+		fi_err("cpu%d: expected a lag of %.1f +- %.1f ms while busy, got %.1f",
+		       test_cpu, want, tol, busy_lag / 1e6);
+		return KSFT_FAIL;
+	}
 	for (n = 0; n < 50; n++) {
 		fi_sleep_us(10000);
 		if (fi_read_lag(test_cpu, &lag)) {
-			fi_fail("cpu%d: not in the cpus table", test_cpu);
+			fi_err("cpu%d: not in the cpus table", test_cpu);
 			return KSFT_FAIL;
 		}
 		if (lag == 0)
 			break;
 	}
 	if (lag != 0) {
-		fi_fail("cpu%d: expected clock_pelt == clock_task once idle, got lag %lld ns after %d ms",
-			test_cpu, lag, (n + 1) * 10);
+		fi_err("cpu%d: expected lag 0 once idle, got %lld ns after %d ms",
+		       test_cpu, lag, (n + 1) * 10);
 		return KSFT_FAIL;
 	}
-	ksft_print_msg("cpu%d: lag %lld ns while busy, 0 once idle\n", test_cpu, busy_lag);
 	return KSFT_PASS;
 }
 
-/* A 20% duty cycle never saturates the CPU: no idle time is lost. */
+/*
+ * A 20% duty cycle at scale 512 (40% of the CPU) never saturates it: the
+ * lag of each burst is given back at idle, no idle time is lost.
+ */
 static int test_lost_idle_time_steady(void)
 {
 	uint64_t before, after, end;
 
-	if (read_field(test_cpu, "lost_idle_time", &before))
+	if (!have_override)
+		return skip_no_override();
+	if (read_field(test_cpu, "lost_idle_time", &before) || fi_override(test_cpu, 512))
 		return KSFT_FAIL;
-	if (!fork()) {
+	if (!fi_fork()) {
 		fi_pin_self(test_cpu);
 		end = fi_now_us() + 300000;
 		while (fi_now_us() < end) {
@@ -192,11 +404,12 @@ static int test_lost_idle_time_steady(void)
 		_exit(0);
 	}
 	wait(NULL);
+	fi_override(test_cpu, 0);
 	if (read_field(test_cpu, "lost_idle_time", &after))
 		return KSFT_FAIL;
 	if (after != before) {
-		fi_fail("cpu%d: expected lost_idle_time to stay %llu under a 20%% duty cycle, got %llu",
-			test_cpu, (unsigned long long)before, (unsigned long long)after);
+		fi_err("cpu%d: expected lost_idle_time %llu kept at a 20%% duty, got %llu",
+		       test_cpu, (unsigned long long)before, (unsigned long long)after);
 		return KSFT_FAIL;
 	}
 	return KSFT_PASS;
@@ -218,17 +431,18 @@ static int test_offline_cpu(void)
 	snprintf(hotplug_path, sizeof(hotplug_path),
 		 "/sys/devices/system/cpu/cpu%d/online", test_cpu);
 	if (access(hotplug_path, W_OK)) {
-		ksft_print_msg("cpu%d cannot be taken offline (%s): %m\n", test_cpu, hotplug_path);
+		fi_info("cpu%d cannot be taken offline (%s): %m\n", test_cpu, hotplug_path);
 		return KSFT_SKIP;
 	}
 
-	reader = fork();
+	reader = fi_fork();
 	if (!reader) {
 		fi_pin_self(sampler_cpu);
 		for (;;) {
 			for (i = 0; i < nr_cpus; i++)
 				for (f = 0; f < ARRAY_SIZE(fields); f++) {
-					snprintf(path, sizeof(path), FI_DIR "/cpu%d/%s", cpus[i], fields[f]);
+					snprintf(path, sizeof(path), FI_DIR "/cpu%d/%s",
+						 cpus[i], fields[f]);
 					fi_read_line(path, buf, sizeof(buf));
 				}
 			fi_read_line(FI_DIR "/cpus", buf, sizeof(buf));
@@ -236,32 +450,32 @@ static int test_offline_cpu(void)
 	}
 
 	if (fi_write_str(hotplug_path, "0")) {
-		fi_fail("cannot offline cpu%d: %m", test_cpu);
+		fi_err("cannot offline cpu%d: %m", test_cpu);
 		goto out;
 	}
 	cpu_offlined = true;
 	fi_sleep_us(100000);
 	snprintf(path, sizeof(path), FI_DIR "/cpu%d/clock_pelt", test_cpu);
 	if (fi_read_line(path, buf, sizeof(buf)) || strcmp(buf, "offline")) {
-		fi_fail("%s: expected \"offline\", got \"%s\"", path, buf);
+		fi_err("%s: expected \"offline\", got \"%s\"", path, buf);
 		goto out;
 	}
 	restore_cpu();
 	if (cpu_offlined) {
-		fi_fail("cannot bring cpu%d back online: %m", test_cpu);
+		fi_err("cannot bring cpu%d back online: %m", test_cpu);
 		goto out;
 	}
 	fi_sleep_us(100000);
 	if (fi_read_line(path, buf, sizeof(buf)) || !strcmp(buf, "offline")) {
-		fi_fail("%s: expected a value once online, got \"%s\"", path, buf);
+		fi_err("%s: expected a value once online, got \"%s\"", path, buf);
 		goto out;
 	}
 	ret = KSFT_PASS;
 out:
 	restore_cpu();
 	if (waitpid(reader, &status, WNOHANG) == reader) {
-		fi_fail("the reader died while cpu%d went offline and back (status %#x)",
-			test_cpu, status);
+		fi_err("the reader died while cpu%d went offline and back (status %#x)",
+		       test_cpu, status);
 		ret = KSFT_FAIL;
 	}
 	fi_reap(reader);
@@ -270,6 +484,9 @@ out:
 
 static const struct fi_test tests[] = {
 	{ "files_parse", test_files_parse },
+	{ "capacities_in_range", test_capacity },
+	{ "sched_debug_prints_pelt_clocks", test_sched_debug_lines },
+	{ "x86_status_override_coherent", test_x86_status },
 	{ "pelt_clock_not_ahead_of_clock_task", test_pelt_clock_not_ahead },
 	{ "clock_pelt_lost_idle_time_monotonic", test_clocks_monotonic },
 	{ "idle_cpu_pelt_clock_catches_up", test_idle_cpu_catches_up },
@@ -279,13 +496,15 @@ static const struct fi_test tests[] = {
 
 int main(void)
 {
+	struct utsname uts;
+	char path[128];
 	struct stat st;
 
 	ksft_print_header();
 	if (stat("/sys/kernel/debug/sched", &st))
-		ksft_exit_skip("/sys/kernel/debug/sched is missing: mount debugfs, run as root, CONFIG_SCHED_DEBUG\n");
+		ksft_exit_skip("no /sys/kernel/debug/sched: needs root, debugfs, SCHED_DEBUG\n");
 	if (stat(FI_DIR, &st))
-		ksft_exit_skip(FI_DIR " is missing: the kernel lacks the freq_invariance debugfs patches\n");
+		ksft_exit_skip(FI_DIR " is missing: the kernel lacks the freq_invariance files\n");
 	nr_cpus = fi_online_cpus(cpus, ARRAY_SIZE(cpus));
 	if (nr_cpus < 2)
 		ksft_exit_skip("needs two CPUs\n");
@@ -294,6 +513,9 @@ int main(void)
 	if (fi_pin_self(sampler_cpu))
 		ksft_exit_fail_msg("cannot pin to CPU %d: %m\n", sampler_cpu);
 	atexit(restore_cpu);
+	snprintf(path, sizeof(path), FI_DIR "/cpu%d/freq_scale_override", test_cpu);
+	have_override = !access(path, W_OK);
+	is_x86 = !uname(&uts) && (!strcmp(uts.machine, "x86_64") || !strcmp(uts.machine, "i686"));
 
 	fi_run_tests(tests, ARRAY_SIZE(tests));
 }

@@ -8,6 +8,7 @@
 #define FI_TEST_H
 
 #include "kselftest.h"
+#include "fi_util.h"
 
 struct fi_test {
 	const char *name;
@@ -18,6 +19,7 @@ static inline void fi_run_tests(const struct fi_test *tests, size_t n)
 {
 	size_t i;
 
+	fi_teardown_on_signals();
 	ksft_set_plan(n);
 	for (i = 0; i < n; i++) {
 		switch (tests[i].fn()) {

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,10 +40,9 @@ void fi_sleep_us(uint64_t us)
 void fi_spin_us(uint64_t us)
 {
 	uint64_t end = fi_now_us() + us;
-	volatile unsigned long n = 0;
 
 	while (fi_now_us() < end)
-		n++;
+		; /* each call is a system call: nothing to optimise away */
 }
 
 int fi_pin_self(int cpu)
@@ -113,15 +113,23 @@ static int fi_sched_value(pid_t pid, const char *field, char *val, size_t size)
 	return v ? 0 : -ENOENT;
 }
 
+/* A decimal integer at the start of @s (what follows it is ignored). */
+static int parse_ll(const char *s, long long *val)
+{
+	char *end;
+
+	errno = 0;
+	*val = strtoll(s, &end, 10);
+	return errno || end == s ? -EINVAL : 0;
+}
+
 /* An integer field of /proc/PID/sched. */
 int fi_read_sched_field(pid_t pid, const char *field, long long *val)
 {
 	char buf[64];
 	int ret = fi_sched_value(pid, field, buf, sizeof(buf));
 
-	if (!ret && sscanf(buf, "%lld", val) != 1)
-		ret = -EINVAL;
-	return ret;
+	return ret ? ret : parse_ll(buf, val);
 }
 
 /* A time field of /proc/PID/sched in ns. */
@@ -133,19 +141,23 @@ int fi_read_sched_ns(pid_t pid, const char *field, long long *ns)
 	return ret ? ret : parse_sched_ns(buf, ns);
 }
 
-static int read_util_ran_once(long long *util, long long *ran_ns)
+static int read_util_ran_once(pid_t pid, long long *util, long long *ran_ns)
 {
-	char line[256];
+	char line[256], path[64];
 	const char *v;
 	int found = 0;
 	FILE *f;
 
-	f = fopen("/proc/self/sched", "r");
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/sched", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/sched");
+	f = fopen(path, "r");
 	if (!f)
 		return -errno;
 	while (found != 3 && fgets(line, sizeof(line), f)) {
 		v = sched_line_value(line, "se.avg.util_avg");
-		if (v && sscanf(v, "%lld", util) == 1)
+		if (v && !parse_ll(v, util))
 			found |= 1;
 		v = sched_line_value(line, "se.sum_exec_runtime");
 		if (v && !parse_sched_ns(v, ran_ns))
@@ -169,12 +181,18 @@ static int read_util_ran_once(long long *util, long long *ran_ns)
  */
 int fi_read_util_ran(long long *util, long long *ran_ns)
 {
+	return fi_read_util_ran_pid(0, util, ran_ns);
+}
+
+/* The same for task @pid (0: the caller). */
+int fi_read_util_ran_pid(pid_t pid, long long *util, long long *ran_ns)
+{
 	long long u, ran;
 	int tries, ret;
 
-	ret = read_util_ran_once(&u, &ran);
+	ret = read_util_ran_once(pid, &u, &ran);
 	for (tries = 0; !ret && tries < 100; tries++) {
-		ret = read_util_ran_once(util, ran_ns);
+		ret = read_util_ran_once(pid, util, ran_ns);
 		if (!ret && *util == u && *ran_ns == ran)
 			return 0;
 		u = *util;
@@ -224,6 +242,116 @@ double fi_cross(double t0, double u0, double t1, double u1, double target)
 	if (u1 <= u0 || target <= u0)
 		return t1;
 	return t0 + (t1 - t0) * (target - u0) / (u1 - u0);
+}
+
+/* Read exactly @len bytes: the samples exceed what one pipe read returns. */
+static int read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t r = read(fd, p, len);
+
+		if (r <= 0)
+			return -1;
+		p += r;
+		len -= r;
+	}
+	return 0;
+}
+
+/* What a ramp's child exits with, and what it means. */
+enum { RAMP_OK, RAMP_PIN, RAMP_START, RAMP_READ, RAMP_FULL, RAMP_PIPE };
+static const char * const ramp_why[] = {
+	[RAMP_PIN]	= "the child could not pin itself to the CPU",
+	[RAMP_START]	= "the child's util_avg never read 0 after a 600 ms sleep (20 tries)",
+	[RAMP_READ]	= "the child could not read /proc/self/sched",
+	[RAMP_FULL]	= "more than FI_RAMP_MAX samples",
+	[RAMP_PIPE]	= "the child could not write its samples",
+};
+
+/*
+ * One ramp of util_avg from 0 on @cpu: a child pinned there starts from
+ * util_avg 0 (fi_ramp_start()) and spins until it has run @limit_ms,
+ * sampling its own (running time since the wakeup, util_avg) at each
+ * change of util_avg; the first sample is the wakeup, (0, 0). The child
+ * dies with the caller. Returns 0, or -1 with the reason in @why.
+ */
+int fi_ramp(int cpu, double limit_ms, struct fi_ramp *r, const char **why)
+{
+	long long u, last = 0, ran0, ran = 0;
+	int fds[2], status, code;
+	pid_t pid;
+
+	*why = "pipe() or fork() failed";
+	if (pipe(fds))
+		return -1;
+	pid = fi_fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (!pid) {
+		close(fds[0]);
+		if (fi_pin_self(cpu))
+			_exit(RAMP_PIN);
+		if (fi_ramp_start(&ran0))
+			_exit(RAMP_START);
+		r->n = 0;
+		r->ran_ms[r->n] = 0;
+		r->util[r->n++] = 0;
+		do {
+			if (fi_read_util_ran(&u, &ran))
+				_exit(RAMP_READ);
+			if (u == last)
+				continue;
+			if (r->n == FI_RAMP_MAX)
+				_exit(RAMP_FULL);
+			r->ran_ms[r->n] = (ran - ran0) / 1e6;
+			r->util[r->n++] = u;
+			last = u;
+		} while ((ran - ran0) / 1e6 < limit_ms);
+		if (write(fds[1], &r->n, sizeof(r->n)) != sizeof(r->n) ||
+		    write(fds[1], r->ran_ms, r->n * sizeof(double)) != r->n * sizeof(double) ||
+		    write(fds[1], r->util, r->n * sizeof(double)) != r->n * sizeof(double))
+			_exit(RAMP_PIPE);
+		_exit(RAMP_OK);
+	}
+	/* Only the child writes: a child that fails gives the reads an EOF */
+	close(fds[1]);
+	if (read_full(fds[0], &r->n, sizeof(r->n)) || r->n < 1 || r->n > FI_RAMP_MAX ||
+	    read_full(fds[0], r->ran_ms, r->n * sizeof(double)) ||
+	    read_full(fds[0], r->util, r->n * sizeof(double)))
+		r->n = -1;
+	close(fds[0]);
+	if (waitpid(pid, &status, 0) != pid) {
+		*why = "waitpid() failed";
+		return -1;
+	}
+	if (WIFSIGNALED(status)) {
+		*why = "the child was killed by a signal";
+		return -1;
+	}
+	code = WEXITSTATUS(status);
+	if (code != RAMP_OK || r->n < 0) {
+		*why = code > RAMP_OK && code <= RAMP_PIPE ? ramp_why[code] :
+		       "the child's report was short";
+		return -1;
+	}
+	return 0;
+}
+
+/* When the ramp crossed @target (fi_cross()), or -1 if it did not. */
+double fi_ramp_cross(const struct fi_ramp *r, double target)
+{
+	int j;
+
+	for (j = 1; j < r->n && r->util[j] < target; j++)
+		;
+	if (j >= r->n)
+		return -1;
+	return fi_cross(r->ran_ms[j - 1], r->util[j - 1], r->ran_ms[j], r->util[j], target);
 }
 
 bool fi_have_sched_debug(void)
@@ -279,10 +407,38 @@ int fi_write_str(const char *path, const char *val)
 	return ret;
 }
 
-/* Set @cpu's freq_scale_override (CONFIG_X86_FREQ_SCALE_OVERRIDE); 0 clears it. */
+/* CPUs (below 64) whose override this program set and did not clear. */
+static uint64_t overridden;
+
+static void clear_overrides(void)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < 64; cpu++)
+		if (overridden & (1ULL << cpu))
+			fi_override(cpu, 0);
+}
+
+/*
+ * Set @cpu's freq_scale_override (CONFIG_X86_FREQ_SCALE_OVERRIDE); 0 clears
+ * it. What is left set is cleared at exit, also on SIGTERM or SIGINT
+ * (fi_teardown_on_signals()).
+ */
 int fi_override(int cpu, unsigned int scale)
 {
+	static bool registered;
 	char path[128], val[16];
+
+	if (!registered) {
+		atexit(clear_overrides);
+		registered = true;
+	}
+	if (cpu >= 0 && cpu < 64) {
+		if (scale)
+			overridden |= 1ULL << cpu;
+		else
+			overridden &= ~(1ULL << cpu);
+	}
 
 	snprintf(path, sizeof(path), FI_DEBUGFS "/cpu%d/freq_scale_override", cpu);
 	snprintf(val, sizeof(val), "%u", scale);
@@ -293,7 +449,7 @@ int fi_override(int cpu, unsigned int scale)
 pid_t fi_spawn_duty(int cpu, double period_us, double busy_us)
 {
 	struct timespec next;
-	pid_t pid = fork();
+	pid_t pid = fi_fork();
 
 	if (pid)
 		return pid;
@@ -385,9 +541,38 @@ int fi_read_lag(int cpu, long long *lag)
 }
 
 /* A child pinned to @cpu that spins until killed. */
+/* fork(), the child killed with its parent (the runner's timeout kills it). */
+pid_t fi_fork(void)
+{
+	pid_t parent = getpid(), pid = fork();
+
+	if (!pid) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)	/* died before prctl() */
+			_exit(1);
+	}
+	return pid;
+}
+
+static void on_signal(int sig)
+{
+	/* exit() runs the atexit() teardown: CPUs back online, overrides cleared */
+	exit(128 + sig);
+}
+
+/* SIGTERM (the runner's timeout), SIGINT, SIGHUP: tear down, then exit. */
+void fi_teardown_on_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
 pid_t fi_spawn_spinner(int cpu)
 {
-	pid_t pid = fork();
+	pid_t pid = fi_fork();
 
 	if (pid)
 		return pid;

@@ -8,8 +8,11 @@
 #include <sys/types.h>
 
 /* Report a failed check with file:line and what was expected. */
-#define fi_fail(fmt, ...) \
-	ksft_print_msg("%s:%d: " fmt "\n", __FILE__, __LINE__, ##__VA_ARGS__)
+#define fi_err(fmt, ...) \
+	fi_info("%s:%d: " fmt "\n", __FILE__, __LINE__, ##__VA_ARGS__)
+/* A diagnostic line of the TAP output (kselftest.h's "# " prefix). */
+#define fi_info(fmt, ...) \
+	printf("# " fmt, ##__VA_ARGS__)
 
 uint64_t fi_now_us(void);
 void fi_sleep_us(uint64_t us);
@@ -21,8 +24,19 @@ int fi_online_cpus(int *cpus, int max);
 int fi_read_sched_field(pid_t pid, const char *field, long long *val);
 int fi_read_sched_ns(pid_t pid, const char *field, long long *ns);
 int fi_read_util_ran(long long *util, long long *ran_ns);
+int fi_read_util_ran_pid(pid_t pid, long long *util, long long *ran_ns);
 int fi_ramp_start(long long *ran0);
 double fi_cross(double t0, double u0, double t1, double u1, double target);
+
+#define FI_RAMP_MAX	4096
+struct fi_ramp {
+	int n;				/* samples */
+	double ran_ms[FI_RAMP_MAX];	/* running time since the wakeup */
+	double util[FI_RAMP_MAX];	/* util_avg then */
+};
+
+int fi_ramp(int cpu, double limit_ms, struct fi_ramp *r, const char **why);
+double fi_ramp_cross(const struct fi_ramp *r, double target);
 bool fi_have_sched_debug(void);
 
 int fi_read_u64(const char *path, uint64_t *val);
@@ -41,9 +55,12 @@ struct fi_duty {
 	long long max_lag_ns;	/* largest clock_task - clock_pelt seen */
 	uint64_t lost_ns;	/* growth of lost_idle_time */
 };
+
 int fi_measure_duty(int cpu, double period_us, double busy_us, double settle_us,
 		    double measure_us, struct fi_duty *d);
 
+pid_t fi_fork(void);
+void fi_teardown_on_signals(void);
 pid_t fi_spawn_spinner(int cpu);
 void fi_reap(pid_t pid);
 

@@ -30,6 +30,7 @@
 
 #define PSTATE		"/sys/devices/system/cpu/intel_pstate"
 #define KNOB		PSTATE "/hwp_dynamic_boost"
+#define CPUFREQ		"/sys/devices/system/cpu/cpu%d/cpufreq"
 #define DEBUGFS		"/sys/kernel/debug/intel_pstate"
 #define TABLE		DEBUGFS "/hwp_boost"
 #define IO_FILE_SIZE	(16 << 20)
@@ -82,7 +83,7 @@ static int read_row(int cpu, struct boost_row *r)
 /* A child on @cpu doing O_DIRECT 4 KiB reads, each one an I/O wait. */
 static pid_t spawn_io(int cpu)
 {
-	pid_t pid = fork();
+	pid_t pid = fi_fork();
 	void *buf;
 	int fd;
 
@@ -109,7 +110,7 @@ static int run_io(struct boost_row *before, struct boost_row *after)
 	int status;
 
 	if (read_row(test_cpu, before)) {
-		fi_fail("no row for CPU %d in %s", test_cpu, TABLE);
+		fi_err("no row for CPU %d in %s", test_cpu, TABLE);
 		return -1;
 	}
 	pid = spawn_io(test_cpu);
@@ -117,8 +118,8 @@ static int run_io(struct boost_row *before, struct boost_row *after)
 		return -1;
 	fi_sleep_us(IO_RUN_US);
 	if (waitpid(pid, &status, WNOHANG) == pid) {
-		fi_fail("the I/O worker on CPU %d stopped (exit %d)", test_cpu,
-			WEXITSTATUS(status));
+		fi_err("the I/O worker on CPU %d stopped (exit %d)", test_cpu,
+		       WEXITSTATUS(status));
 		return -1;
 	}
 	fi_reap(pid);
@@ -133,15 +134,15 @@ static int run_io(struct boost_row *before, struct boost_row *after)
 	fi_reap(pid);
 	if (read_row(test_cpu, after))
 		return -1;
-	ksft_print_msg("CPU %d: up %llu/%llu/%llu -> %llu/%llu/%llu, down %llu -> %llu\n",
-		       test_cpu, (unsigned long long)before->up[0],
-		       (unsigned long long)before->up[1],
-		       (unsigned long long)before->up[2],
-		       (unsigned long long)after->up[0],
-		       (unsigned long long)after->up[1],
-		       (unsigned long long)after->up[2],
-		       (unsigned long long)before->down,
-		       (unsigned long long)after->down);
+	fi_info("CPU %d: up %llu/%llu/%llu -> %llu/%llu/%llu, down %llu -> %llu\n",
+		test_cpu, (unsigned long long)before->up[0],
+		(unsigned long long)before->up[1],
+		(unsigned long long)before->up[2],
+		(unsigned long long)after->up[0],
+		(unsigned long long)after->up[1],
+		(unsigned long long)after->up[2],
+		(unsigned long long)before->down,
+		(unsigned long long)after->down);
 	return 0;
 }
 
@@ -156,13 +157,13 @@ static int rejects(const char *path, const char * const *bad, int n)
 	for (i = 0; i < n; i++) {
 		ret = fi_write_str(path, bad[i]);
 		if (ret != -EINVAL) {
-			fi_fail("writing \"%s\" to %s: expected -EINVAL, got %d",
-				bad[i], path, ret);
+			fi_err("writing \"%s\" to %s: expected -EINVAL, got %d",
+			       bad[i], path, ret);
 			fail = 1;
 		}
 		if (fi_read_line(path, now, sizeof(now)) || strcmp(before, now)) {
-			fi_fail("%s changed from %s to %s after writing \"%s\"",
-				path, before, now, bad[i]);
+			fi_err("%s changed from %s to %s after writing \"%s\"",
+			       path, before, now, bad[i]);
 			fail = 1;
 		}
 	}
@@ -183,14 +184,14 @@ static int test_boost_moves_when_on(void)
 	if (fi_write_str(KNOB, "1") || run_io(&a, &b))
 		return KSFT_FAIL;
 	if (ups(&b) <= ups(&a)) {
-		fi_fail("hwp_dynamic_boost=1: no boost step on CPU %d during 2 s of I/O waits",
-			test_cpu);
+		fi_err("hwp_dynamic_boost=1: no boost step on CPU %d during 2 s of I/O waits",
+		       test_cpu);
 		return KSFT_FAIL;
 	}
 	if (b.down <= a.down || b.boost_min) {
-		fi_fail("hwp_dynamic_boost=1: boost not dropped 1 s after the I/O (down %llu -> %llu, boost_min %llu)",
-			(unsigned long long)a.down, (unsigned long long)b.down,
-			(unsigned long long)b.boost_min);
+		fi_err("boost on: not dropped 1 s after the I/O (down %llu -> %llu, min %llu)",
+		       (unsigned long long)a.down, (unsigned long long)b.down,
+		       (unsigned long long)b.boost_min);
 		return KSFT_FAIL;
 	}
 	return KSFT_PASS;
@@ -203,7 +204,7 @@ static int test_boost_still_when_off(void)
 	if (fi_write_str(KNOB, "0") || run_io(&a, &b))
 		return KSFT_FAIL;
 	if (ups(&b) != ups(&a) || b.down != a.down || b.boost_min) {
-		fi_fail("hwp_dynamic_boost=0: the counters of CPU %d moved", test_cpu);
+		fi_err("hwp_dynamic_boost=0: the counters of CPU %d moved", test_cpu);
 		return KSFT_FAIL;
 	}
 	return KSFT_PASS;
@@ -245,7 +246,7 @@ static const char *make_io_file(void)
 	close(fd);
 	fd = open(io_path, O_RDONLY | O_DIRECT);
 	if (fd < 0)
-		return "$HWP_BOOST_DIR does not support O_DIRECT (tmpfs?): set it to a directory on a disk";
+		return "$HWP_BOOST_DIR does not support O_DIRECT (tmpfs?): use a disk";
 	close(fd);
 	return NULL;
 }
@@ -259,7 +260,7 @@ static const char *why_skip(void)
 	if (geteuid())
 		return "needs root";
 	if (access(PSTATE, F_OK))
-		return "intel_pstate is not loaded (no " PSTATE "): not an Intel CPU it supports (a VM has no HWP), or intel_pstate=disable";
+		return "no " PSTATE ": intel_pstate not loaded (no HWP?)";
 	if (fi_read_line(PSTATE "/status", status, sizeof(status)))
 		return "cannot read " PSTATE "/status";
 	if (!strcmp(status, "off"))
@@ -270,14 +271,14 @@ static const char *why_skip(void)
 		return "no HWP: " KNOB " exists only with HWP enabled";
 	if (access(TABLE, F_OK))
 		return "no " TABLE ": debugfs not mounted, or a kernel without the boost counters";
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", test_cpu);
+	snprintf(path, sizeof(path), CPUFREQ "/scaling_governor", test_cpu);
 	if (!fi_read_line(path, gov, sizeof(gov)) && !strcmp(gov, "performance"))
 		return "the test CPU uses the performance policy, under which nothing is boosted";
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_min_freq", test_cpu);
+	snprintf(path, sizeof(path), CPUFREQ "/scaling_min_freq", test_cpu);
 	if (!fi_read_u64(path, &lo)) {
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_max_freq", test_cpu);
+		snprintf(path, sizeof(path), CPUFREQ "/scaling_max_freq", test_cpu);
 		if (!fi_read_u64(path, &hi) && lo == hi)
-			return "scaling_min_freq = scaling_max_freq on the test CPU: nothing to boost";
+			return "scaling_min_freq = scaling_max_freq: nothing to boost";
 	}
 	return NULL;
 }
@@ -313,8 +314,8 @@ int main(void)
 	atexit(restore);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	ksft_print_msg("CPU %d, hwp_dynamic_boost was %s, I/O in %s\n",
-		       test_cpu, knob_orig, io_dir);
+	fi_info("CPU %d, hwp_dynamic_boost was %s, I/O in %s\n",
+		test_cpu, knob_orig, io_dir);
 
 	fi_run_tests(tests, ARRAY_SIZE(tests));
 	return 0;

@@ -24,6 +24,7 @@ int main(void)
 	int cpus[64], n, cpu, i;
 	struct fi_duty d;
 
+	fi_teardown_on_signals();
 	n = fi_online_cpus(cpus, 64);
 	if (n < 2) {
 		printf("invariance_demo: needs two CPUs\n");
@@ -32,11 +33,11 @@ int main(void)
 	cpu = cpus[n - 1];
 	fi_pin_self(cpus[0]);
 	if (fi_override(cpu, 1024)) {
-		printf("invariance_demo: no %s/cpu%d/freq_scale_override (CONFIG_X86_FREQ_SCALE_OVERRIDE)\n",
+		printf("invariance_demo: no %s/cpu%d/freq_scale_override\n",
 		       FI_DEBUGFS, cpu);
 		return 0;
 	}
-	printf("20%% of a %d us period at scale 1024 on CPU %d, busy time stretched by 1024/scale\n",
+	printf("20%% of %d us at scale 1024 on CPU %d, busy time stretched by 1024/scale\n",
 	       PERIOD_US, cpu);
 	printf("%5s %8s %8s %9s %12s %12s %12s %12s\n", "scale", "busy_us", "ran_us",
 	       "util_avg", "model", "model", "max pelt", "lost_idle");

@@ -83,6 +83,7 @@ struct pelt_range {
 	 */
 	double seen;
 };
+
 struct pelt_range pelt_periodic(const struct pelt_cfg *cfg, double period_us,
 				double busy_us, double settle_us);
 

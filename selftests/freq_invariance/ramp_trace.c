@@ -33,8 +33,6 @@
 #include "fi_util.h"
 #include "pelt_model.h"
 
-#define MAX_SAMPLES	20000
-
 static const double targets[] = { 256, 486, 972 };
 
 /* Running time the model needs to 972, with room: when to stop. */
@@ -65,77 +63,24 @@ static void print_model(unsigned int scale)
 		       lround(pelt_series_periods(&full, targets[i])) * 1024 / scale);
 }
 
-/* Read exactly @len bytes: the samples exceed what one pipe read returns. */
-static int read_full(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-
-	while (len) {
-		ssize_t r = read(fd, p, len);
-
-		if (r <= 0)
-			return -1;
-		p += r;
-		len -= r;
-	}
-	return 0;
-}
-
-/* One ramp in a child pinned to @cpu; samples go up a pipe. */
+/* One ramp (fi_ramp()), printed as samples and crossings. */
 static int ramp_once(int cpu, unsigned int scale, int run)
 {
-	static double ran_ms[MAX_SAMPLES], util[MAX_SAMPLES];
-	double lim = limit_ms(scale);
-	int fds[2], n = 0, status;
-	long long u, last = 0, ran0, ran;
-	pid_t pid;
-	size_t i;
+	static struct fi_ramp r;
+	const char *why;
+	double t;
+	int i;
 
-	if (pipe(fds))
+	if (fi_ramp(cpu, limit_ms(scale), &r, &why)) {
+		fprintf(stderr, "ramp_trace: ramp %d at scale %u failed: %s\n", run, scale, why);
 		return -1;
-	pid = fork();
-	if (!pid) {
-		close(fds[0]);
-		if (fi_pin_self(cpu) || fi_ramp_start(&ran0))
-			_exit(1);
-		ran_ms[n] = 0;		/* the wakeup: a point of the curve */
-		util[n++] = 0;
-		do {
-			if (fi_read_util_ran(&u, &ran))
-				_exit(1);
-			if (u != last && n < MAX_SAMPLES) {
-				ran_ms[n] = (ran - ran0) / 1e6;
-				util[n++] = u;
-				last = u;
-			}
-		} while ((ran - ran0) / 1e6 < lim);
-		if (write(fds[1], &n, sizeof(n)) != sizeof(n) ||
-		    write(fds[1], ran_ms, n * sizeof(double)) != (ssize_t)(n * sizeof(double)) ||
-		    write(fds[1], util, n * sizeof(double)) != (ssize_t)(n * sizeof(double)))
-			_exit(1);
-		_exit(0);
 	}
-	close(fds[1]);
-	if (read_full(fds[0], &n, sizeof(n)) ||
-	    (n > 0 && (read_full(fds[0], ran_ms, n * sizeof(double)) ||
-		       read_full(fds[0], util, n * sizeof(double)))))
-		n = -1;
-	close(fds[0]);
-	waitpid(pid, &status, 0);
-	if (n < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
-		return -1;
-
-	for (i = 0; i < (size_t)n; i++)
-		printf("sample,%u,%d,%.3f,%.0f\n", scale, run, ran_ms[i], util[i]);
+	for (i = 0; i < r.n; i++)
+		printf("sample,%u,%d,%.3f,%.0f\n", scale, run, r.ran_ms[i], r.util[i]);
 	for (i = 0; i < ARRAY_SIZE(targets); i++) {
-		int j;
-
-		for (j = 1; j < n && util[j] < targets[i]; j++)
-			;
-		if (j < n)
-			printf("cross,%u,%d,%.0f,%.3f\n", scale, run, targets[i],
-			       fi_cross(ran_ms[j - 1], util[j - 1],
-					ran_ms[j], util[j], targets[i]));
+		t = fi_ramp_cross(&r, targets[i]);
+		if (t >= 0)
+			printf("cross,%u,%d,%.0f,%.3f\n", scale, run, targets[i], t);
 	}
 	return 0;
 }
@@ -150,7 +95,9 @@ int main(int argc, char **argv)
 		{}
 	};
 	unsigned int scale = 1024;
-	int runs = 1, cpu = -1, model = 0, opt, r, ret = 0, cpus[64], n;
+	int runs = 1, cpu = -1, model = 0, opt, r, tries, ret = 0, cpus[64], n;
+
+	fi_teardown_on_signals();
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
@@ -167,7 +114,8 @@ int main(int argc, char **argv)
 			model = 1;
 			break;
 		default:
-			fprintf(stderr, "usage: ramp_trace [--model] [--scale S] [--runs N] [--cpu C]\n");
+			fputs("usage: ramp_trace [--model] [--scale S] [--runs N] [--cpu C]\n",
+			      stderr);
 			return 2;
 		}
 	}
@@ -184,13 +132,18 @@ int main(int argc, char **argv)
 		cpu = n > 1 ? cpus[n - 1] : 0;
 	}
 	if (scale != 1024 && fi_override(cpu, scale)) {
-		fprintf(stderr, "ramp_trace: cannot force scale %u on CPU %d: needs root and CONFIG_X86_FREQ_SCALE_OVERRIDE\n",
+		fprintf(stderr,
+			"ramp_trace: cannot force scale %u on CPU %d: needs root and CONFIG_X86_FREQ_SCALE_OVERRIDE\n",
 			scale, cpu);
 		return 1;
 	}
+	/* A failed ramp (it says why) is tried again, twice at most */
 	for (r = 0; r < runs; r++) {
-		if (ramp_once(cpu, scale, r)) {
-			fprintf(stderr, "ramp_trace: ramp %d at scale %u failed\n", r, scale);
+		for (tries = 0; tries < 3 && ramp_once(cpu, scale, r); tries++)
+			;
+		if (tries == 3) {
+			fprintf(stderr, "ramp_trace: ramp %d at scale %u failed 3 times\n",
+				r, scale);
 			ret = 1;
 		}
 	}
