@@ -159,9 +159,12 @@ export-patches: $(KSRC)/.git
 	@scripts/tree export $(KSRC) patches
 
 ## selftests-patch  regenerate patches/sched's kselftests patch from
-##                 selftests/freq_invariance/ (after editing a test)
+##                 selftests/freq_invariance/ (after editing a test), re-apply
+##                 the series and re-export it (the cover letter's stat)
 selftests-patch: $(KSRC)/.git
 	@scripts/selftests-patch write $(KSRC) patches/sched
+	@$(MAKE) --no-print-directory series
+	@scripts/tree export $(KSRC) patches
 
 ## clean           remove build/ (CACHE, with ccache and the rootfs, stays)
 clean:
