@@ -21,7 +21,12 @@
 #include "fi_util.h"
 
 #define PELT_HALFLIFE_MS	32.0
-#define BUSY_UTIL		900	/* "busy": util_avg above this */
+/*
+ * "busy": util_avg above this. Not higher: each ms the task is off its CPU
+ * (a kworker, more of them on a KASAN kernel) costs about u / (1024 - u) ms
+ * of running to make up the decay, 2.4 at 720 but 7 at 900.
+ */
+#define BUSY_UTIL		720
 #define DEADLINE_MS		500	/* no transition may take longer */
 #define SAMPLE_US		2000
 /*
