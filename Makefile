@@ -138,7 +138,7 @@ $(KOBJ_KASAN)/.config: $(FRAGMENTS) config/kasan.config $(BUILD)/series.stamp sc
 # feature bit, which identify_cpu() clears for a moment at boot; an
 # interrupt there gets a false "wild-memory-access" report (base kernel,
 # see README "KASAN"). QEMU's -cpu max has LA57.
-test-kasan: export APPEND += no5lvl
+test-kasan: export override APPEND += no5lvl
 test-kasan: deps check-host kernel-kasan selftests rootfs
 	$(call guest-test,$(KOBJ_KASAN)/arch/x86/boot/bzImage,$(RESULTS)/test-kasan,$(KASAN_TIMEOUT),make test-kasan)
 
