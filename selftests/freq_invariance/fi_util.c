@@ -516,8 +516,11 @@ fail:
 	return -1;
 }
 
-/* One snapshot of @cpu from the "cpus" table: clock_task - clock_pelt. */
-int fi_read_lag(int cpu, long long *lag)
+/*
+ * One snapshot of @cpu from the "cpus" table: its clock_task, and
+ * clock_task - clock_pelt (both from the same clock update).
+ */
+int fi_read_clocks(int cpu, unsigned long long *task, long long *lag)
 {
 	char line[512];
 	int ret = -ENOENT;
@@ -527,17 +530,25 @@ int fi_read_lag(int cpu, long long *lag)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		unsigned long long fs, cs, co, c, task, pelt;
+		unsigned long long fs, cs, co, c, pelt;
 		int n;
 
 		if (sscanf(line, "%d %llu %llu %llu %llu %llu %llu %lld",
-			   &n, &fs, &cs, &co, &c, &task, &pelt, lag) == 8 && n == cpu) {
+			   &n, &fs, &cs, &co, &c, task, &pelt, lag) == 8 && n == cpu) {
 			ret = 0;
 			break;
 		}
 	}
 	fclose(f);
 	return ret;
+}
+
+/* One snapshot of @cpu from the "cpus" table: clock_task - clock_pelt. */
+int fi_read_lag(int cpu, long long *lag)
+{
+	unsigned long long task;
+
+	return fi_read_clocks(cpu, &task, lag);
 }
 
 /* A child pinned to @cpu that spins until killed. */
