@@ -329,14 +329,14 @@ static int test_clocks_monotonic(void)
 /*
  * At scale 512, a CPU that runs a spinner falls behind by half the time it
  * ran (clock_pelt runs at half speed), and syncs back once idle: lag 0.
- * The lag grows by half of what clock_task advances while the rq is busy,
- * whoever runs on it (a kworker too): so the bar is on the growth of the
- * lag between two snapshots against the growth of clock_task, not against
- * the spinner's own running time.
+ * The lag grows by (1 - cpu_scale x 512 / 1024^2) of what clock_task
+ * advances while the rq is busy, whoever runs on it (a kworker too): so
+ * the bar is on the growth of the lag between two snapshots against the
+ * growth of clock_task, not against the spinner's own running time.
  */
 static int test_idle_cpu_catches_up(void)
 {
-	unsigned long long task0 = 0, task1 = 0;
+	unsigned long long cs = 0, task0 = 0, task1 = 0;
 	long long lag = -1, lag0 = -1, lag1 = -1, ran_ns = 0;
 	double want, tol, grew;
 	pid_t pid;
@@ -355,27 +355,31 @@ static int test_idle_cpu_catches_up(void)
 		return KSFT_FAIL;
 	}
 	fi_sleep_us(20000);
-	fi_read_clocks(test_cpu, &task0, &lag0);
+	n = fi_read_clocks(test_cpu, &cs, &task0, &lag0);
 	fi_sleep_us(200000);
-	fi_read_clocks(test_cpu, &task1, &lag1);
-	fi_read_sched_ns(pid, "se.sum_exec_runtime", &ran_ns);
+	n = n ?: fi_read_clocks(test_cpu, &cs, &task1, &lag1);
+	n = n ?: fi_read_sched_ns(pid, "se.sum_exec_runtime", &ran_ns);
 	fi_reap(pid);
 	fi_override(test_cpu, 0);
+	if (n) {
+		fi_err("cpu%d: cannot read the clocks or the spinner's runtime", test_cpu);
+		return KSFT_FAIL;
+	}
 
 	/*
-	 * Both snapshots are of one clock update each, so the growths are
-	 * exact between two updates; the 5% and 1 ms are for a tick's worth
-	 * of running at the old scale at either end.
+	 * Each snapshot is of one clock update, so the growth is exact but
+	 * for cap_scale()'s rounding; 5% and 1 ms are slack. If the rq went
+	 * idle in between, the lag was reset and the growth is short.
 	 */
-	want = 0.5 * (task1 - task0) / 1e6;
+	want = (1 - cs * 512.0 / (1024.0 * 1024.0)) * (task1 - task0) / 1e6;
 	grew = (lag1 - lag0) / 1e6;
 	tol = 0.05 * want + 1;
 	fi_info("cpu%d at scale 512: lag %.1f -> %.1f ms while clock_task advanced %.1f ms (spinner ran %.1f ms); growth %.1f, model %.1f +- %.1f\n",
 		test_cpu, lag0 / 1e6, lag1 / 1e6, (task1 - task0) / 1e6, ran_ns / 1e6,
 		grew, want, tol);
-	if (task1 <= task0 || want < 50 || fabs(grew - want) > tol) {
-		fi_err("cpu%d: expected the lag to grow by %.1f +- %.1f ms (half of clock_task's %.1f, at least 100) while busy, got %.1f",
-		       test_cpu, want, tol, (task1 - task0) / 1e6, grew);
+	if (task1 <= task0 || (task1 - task0) < 100000000ULL || fabs(grew - want) > tol) {
+		fi_err("cpu%d: expected the lag to grow by %.1f +- %.1f ms (clock_task advanced %.1f ms, at least 100 ms, at cpu_scale %llu) while busy, got %.1f ms",
+		       test_cpu, want, tol, (task1 - task0) / 1e6, cs, grew);
 		return KSFT_FAIL;
 	}
 	for (n = 0; n < 50; n++) {

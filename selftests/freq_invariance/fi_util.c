@@ -517,10 +517,12 @@ fail:
 }
 
 /*
- * One snapshot of @cpu from the "cpus" table: its clock_task, and
- * clock_task - clock_pelt (both from the same clock update).
+ * One snapshot of @cpu from the "cpus" table: its cpu_scale, clock_task,
+ * and clock_task - clock_pelt (all from the same clock update). Nothing
+ * is written unless @cpu's line is found.
  */
-int fi_read_clocks(int cpu, unsigned long long *task, long long *lag)
+int fi_read_clocks(int cpu, unsigned long long *cpu_scale,
+		   unsigned long long *task, long long *lag)
 {
 	char line[512];
 	int ret = -ENOENT;
@@ -530,11 +532,15 @@ int fi_read_clocks(int cpu, unsigned long long *task, long long *lag)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		unsigned long long fs, cs, co, c, pelt;
+		unsigned long long fs, cs, co, c, t, pelt;
+		long long l;
 		int n;
 
 		if (sscanf(line, "%d %llu %llu %llu %llu %llu %llu %lld",
-			   &n, &fs, &cs, &co, &c, task, &pelt, lag) == 8 && n == cpu) {
+			   &n, &fs, &cs, &co, &c, &t, &pelt, &l) == 8 && n == cpu) {
+			*cpu_scale = cs;
+			*task = t;
+			*lag = l;
 			ret = 0;
 			break;
 		}
@@ -546,9 +552,9 @@ int fi_read_clocks(int cpu, unsigned long long *task, long long *lag)
 /* One snapshot of @cpu from the "cpus" table: clock_task - clock_pelt. */
 int fi_read_lag(int cpu, long long *lag)
 {
-	unsigned long long task;
+	unsigned long long cs, task;
 
-	return fi_read_clocks(cpu, &task, lag);
+	return fi_read_clocks(cpu, &cs, &task, lag);
 }
 
 /* A child pinned to @cpu that spins until killed. */

@@ -45,7 +45,8 @@ int fi_write_str(const char *path, const char *val);
 
 #define FI_DEBUGFS	"/sys/kernel/debug/sched/freq_invariance"
 
-int fi_read_clocks(int cpu, unsigned long long *task, long long *lag);
+int fi_read_clocks(int cpu, unsigned long long *cpu_scale,
+		   unsigned long long *task, long long *lag);
 int fi_read_lag(int cpu, long long *lag);
 int fi_override(int cpu, unsigned int scale);
 pid_t fi_spawn_duty(int cpu, double period_us, double busy_us);
