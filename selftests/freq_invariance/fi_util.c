@@ -141,7 +141,8 @@ int fi_read_sched_ns(pid_t pid, const char *field, long long *ns)
 	return ret ? ret : parse_sched_ns(buf, ns);
 }
 
-static int read_util_ran_once(pid_t pid, long long *util, long long *ran_ns)
+static int read_util_ran_once(pid_t pid, long long *util, long long *ran_ns,
+			      long long *at_ns)
 {
 	char line[256], path[64];
 	const char *v;
@@ -155,16 +156,19 @@ static int read_util_ran_once(pid_t pid, long long *util, long long *ran_ns)
 	f = fopen(path, "r");
 	if (!f)
 		return -errno;
-	while (found != 3 && fgets(line, sizeof(line), f)) {
+	while (found != 7 && fgets(line, sizeof(line), f)) {
 		v = sched_line_value(line, "se.avg.util_avg");
 		if (v && !parse_ll(v, util))
 			found |= 1;
 		v = sched_line_value(line, "se.sum_exec_runtime");
 		if (v && !parse_sched_ns(v, ran_ns))
 			found |= 2;
+		v = sched_line_value(line, "se.exec_start");
+		if (v && !parse_sched_ns(v, at_ns))
+			found |= 4;
 	}
 	fclose(f);
-	return found == 3 ? 0 : -ENOENT;
+	return found == 7 ? 0 : -ENOENT;
 }
 
 /*
@@ -187,16 +191,31 @@ int fi_read_util_ran(long long *util, long long *ran_ns)
 /* The same for task @pid (0: the caller). */
 int fi_read_util_ran_pid(pid_t pid, long long *util, long long *ran_ns)
 {
-	long long u, ran;
+	long long at;
+
+	return fi_read_util_ran_at(pid, util, ran_ns, &at);
+}
+
+/*
+ * The same, and in @at_ns the task's se.exec_start: the rq's clock_task
+ * at that update, so that between two reads of a task that runs when
+ * each is taken, the growth of @at_ns less that of @ran_ns is the time
+ * it spent off its CPU (preempted, or waiting on the runqueue).
+ */
+int fi_read_util_ran_at(pid_t pid, long long *util, long long *ran_ns,
+			long long *at_ns)
+{
+	long long u, ran, at;
 	int tries, ret;
 
-	ret = read_util_ran_once(pid, &u, &ran);
+	ret = read_util_ran_once(pid, &u, &ran, &at);
 	for (tries = 0; !ret && tries < 100; tries++) {
-		ret = read_util_ran_once(pid, util, ran_ns);
-		if (!ret && *util == u && *ran_ns == ran)
+		ret = read_util_ran_once(pid, util, ran_ns, at_ns);
+		if (!ret && *util == u && *ran_ns == ran && *at_ns == at)
 			return 0;
 		u = *util;
 		ran = *ran_ns;
+		at = *at_ns;
 	}
 	return ret ? ret : -EAGAIN;
 }
@@ -587,16 +606,37 @@ void fi_teardown_on_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+/*
+ * A child spinning on @cpu, returned once it runs there: it is forked on
+ * the caller's CPU, and a sample taken before it moved would mix the two
+ * CPUs' clocks (se.exec_start is the rq's clock_task).
+ */
 pid_t fi_spawn_spinner(int cpu)
 {
-	pid_t pid = fi_fork();
+	int fd[2];
+	char c = 0;
+	pid_t pid;
 
-	if (pid)
-		return pid;
-	if (fi_pin_self(cpu))
-		_exit(1);
-	for (;;)
-		fi_spin_us(1000000);
+	if (pipe(fd))
+		return -1;
+	pid = fi_fork();
+	if (!pid) {
+		close(fd[0]);
+		/* Back from sched_setaffinity(), it runs on @cpu. */
+		if (fi_pin_self(cpu) || write(fd[1], &c, 1) != 1)
+			_exit(1);
+		close(fd[1]);
+		for (;;)
+			fi_spin_us(1000000);
+	}
+	close(fd[1]);
+	if (pid > 0 && read(fd[0], &c, 1) != 1) {
+		fi_reap(pid);
+		errno = ECHILD;
+		pid = -1;
+	}
+	close(fd[0]);
+	return pid;
 }
 
 void fi_reap(pid_t pid)

@@ -25,6 +25,8 @@ int fi_read_sched_field(pid_t pid, const char *field, long long *val);
 int fi_read_sched_ns(pid_t pid, const char *field, long long *ns);
 int fi_read_util_ran(long long *util, long long *ran_ns);
 int fi_read_util_ran_pid(pid_t pid, long long *util, long long *ran_ns);
+int fi_read_util_ran_at(pid_t pid, long long *util, long long *ran_ns,
+			long long *at_ns);
 int fi_ramp_start(long long *ran0);
 double fi_cross(double t0, double u0, double t1, double u1, double target);
 
