@@ -141,8 +141,7 @@ int fi_read_sched_ns(pid_t pid, const char *field, long long *ns)
 	return ret ? ret : parse_sched_ns(buf, ns);
 }
 
-static int read_util_ran_once(pid_t pid, long long *util, long long *ran_ns,
-			      long long *at_ns)
+static int read_pelt_once(pid_t pid, struct fi_pelt *r)
 {
 	char line[256], path[64];
 	const char *v;
@@ -156,28 +155,32 @@ static int read_util_ran_once(pid_t pid, long long *util, long long *ran_ns,
 	f = fopen(path, "r");
 	if (!f)
 		return -errno;
-	while (found != 7 && fgets(line, sizeof(line), f)) {
+	while (found != 15 && fgets(line, sizeof(line), f)) {
 		v = sched_line_value(line, "se.avg.util_avg");
-		if (v && !parse_ll(v, util))
+		if (v && !parse_ll(v, &r->util))
 			found |= 1;
 		v = sched_line_value(line, "se.sum_exec_runtime");
-		if (v && !parse_sched_ns(v, ran_ns))
+		if (v && !parse_sched_ns(v, &r->ran))
 			found |= 2;
 		v = sched_line_value(line, "se.exec_start");
-		if (v && !parse_sched_ns(v, at_ns))
+		if (v && !parse_sched_ns(v, &r->at))
 			found |= 4;
+		v = sched_line_value(line, "se.avg.last_update_time");
+		if (v && !parse_ll(v, &r->lut))
+			found |= 8;
 	}
 	fclose(f);
-	return found == 7 ? 0 : -ENOENT;
+	return found == 15 ? 0 : -ENOENT;
 }
 
 /*
- * se.avg.util_avg and se.sum_exec_runtime (ns) of the calling task, as
- * one PELT update left them: a point of its util_avg curve against its
- * running time. Both move only when PELT updates the task (its ticks,
- * wakeups, sleeps), but one read of the file is not enough: the kernel
- * prints the running time well before util_avg (the schedstats lie
- * between), and a tick between the two gives a newer util_avg with the
+ * se.avg.util_avg and se.sum_exec_runtime (ns) of the calling task: a
+ * point of its util_avg curve against its running time. The running time
+ * moves at every update_curr() (ticks, wakeups on its CPU, sleeps),
+ * util_avg when an update crosses a PELT period boundary, so util_avg may
+ * lag the running time by up to a period and a tick. One read of the file
+ * is not enough either: the kernel prints the running time well before
+ * util_avg, and a tick between the two gives a newer util_avg with the
  * older time (5% of the samples of a ramp under TCG, each ahead of the
  * curve by a tick). So read until two reads in a row agree: a tick
  * during either would have made them differ, as the running time of a
@@ -191,31 +194,32 @@ int fi_read_util_ran(long long *util, long long *ran_ns)
 /* The same for task @pid (0: the caller). */
 int fi_read_util_ran_pid(pid_t pid, long long *util, long long *ran_ns)
 {
-	long long at;
+	struct fi_pelt r;
+	int ret = fi_read_pelt(pid, &r);
 
-	return fi_read_util_ran_at(pid, util, ran_ns, &at);
+	if (!ret) {
+		*util = r.util;
+		*ran_ns = r.ran;
+	}
+	return ret;
 }
 
 /*
- * The same, and in @at_ns the task's se.exec_start: the rq's clock_task
- * at that update, so that between two reads of a task that runs when
- * each is taken, the growth of @at_ns less that of @ran_ns is the time
- * it spent off its CPU (preempted, or waiting on the runqueue).
+ * The same, with se.exec_start (the rq's clock_task at the last
+ * update_curr()) and se.avg.last_update_time (its PELT clock at the last
+ * update of the task's PELT sums): see struct fi_pelt.
  */
-int fi_read_util_ran_at(pid_t pid, long long *util, long long *ran_ns,
-			long long *at_ns)
+int fi_read_pelt(pid_t pid, struct fi_pelt *r)
 {
-	long long u, ran, at;
+	struct fi_pelt prev;
 	int tries, ret;
 
-	ret = read_util_ran_once(pid, &u, &ran, &at);
+	ret = read_pelt_once(pid, &prev);
 	for (tries = 0; !ret && tries < 100; tries++) {
-		ret = read_util_ran_once(pid, util, ran_ns, at_ns);
-		if (!ret && *util == u && *ran_ns == ran && *at_ns == at)
+		ret = read_pelt_once(pid, r);
+		if (!ret && !memcmp(r, &prev, sizeof(*r)))
 			return 0;
-		u = *util;
-		ran = *ran_ns;
-		at = *at_ns;
+		prev = *r;
 	}
 	return ret ? ret : -EAGAIN;
 }
@@ -576,7 +580,6 @@ int fi_read_lag(int cpu, long long *lag)
 	return fi_read_clocks(cpu, &cs, &task, lag);
 }
 
-/* A child pinned to @cpu that spins until killed. */
 /* fork(), the child killed with its parent (the runner's timeout kills it). */
 pid_t fi_fork(void)
 {
@@ -608,8 +611,9 @@ void fi_teardown_on_signals(void)
 
 /*
  * A child spinning on @cpu, returned once it runs there: it is forked on
- * the caller's CPU, and a sample taken before it moved would mix the two
- * CPUs' clocks (se.exec_start is the rq's clock_task).
+ * the caller's CPU, and until it first runs on @cpu its se.exec_start is
+ * 0 (from fork, and again from the enqueue that migrates it), which a
+ * sample would take for the rq's clock_task.
  */
 pid_t fi_spawn_spinner(int cpu)
 {

@@ -25,8 +25,23 @@ int fi_read_sched_field(pid_t pid, const char *field, long long *val);
 int fi_read_sched_ns(pid_t pid, const char *field, long long *ns);
 int fi_read_util_ran(long long *util, long long *ran_ns);
 int fi_read_util_ran_pid(pid_t pid, long long *util, long long *ran_ns);
-int fi_read_util_ran_at(pid_t pid, long long *util, long long *ran_ns,
-			long long *at_ns);
+
+/*
+ * A task's PELT state as /proc/PID/sched shows it, all in ns. While the
+ * task is on its CPU, at and ran advance together, so that between two
+ * reads the growth of at less that of ran is the time it spent off it;
+ * lut advances at each update of the PELT sums (ticks, enqueue, dequeue,
+ * pick), not at an update_curr() alone (a wakeup on the CPU), so ran -
+ * (at - lut) is, up to a constant, the running time the sums have seen.
+ */
+struct fi_pelt {
+	long long util;		/* se.avg.util_avg */
+	long long ran;		/* se.sum_exec_runtime */
+	long long at;		/* se.exec_start */
+	long long lut;		/* se.avg.last_update_time */
+};
+
+int fi_read_pelt(pid_t pid, struct fi_pelt *r);
 int fi_ramp_start(long long *ran0);
 double fi_cross(double t0, double u0, double t1, double u1, double target);
 
