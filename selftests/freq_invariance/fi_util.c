@@ -178,7 +178,8 @@ static int read_pelt_once(pid_t pid, struct fi_pelt *r)
  * point of its util_avg curve against its running time. The running time
  * moves at every update_curr() (ticks, wakeups on its CPU, sleeps),
  * util_avg when an update crosses a PELT period boundary, so util_avg may
- * lag the running time by up to a period and a tick. One read of the file
+ * lag the running time by up to a period and a tick (more when a stalled
+ * vCPU delays the tick). One read of the file
  * is not enough either: the kernel prints the running time well before
  * util_avg, and a tick between the two gives a newer util_avg with the
  * older time (5% of the samples of a ramp under TCG, each ahead of the
@@ -611,9 +612,10 @@ void fi_teardown_on_signals(void)
 
 /*
  * A child spinning on @cpu, returned once it runs there: it is forked on
- * the caller's CPU, and until it first runs on @cpu its se.exec_start is
- * 0 (from fork, and again from the enqueue that migrates it), which a
- * sample would take for the rq's clock_task.
+ * the caller's CPU, and its se.exec_start is 0 from fork until it first
+ * runs there, then that CPU's clock_task, then 0 again from the enqueue
+ * that migrates it until it runs on @cpu: a sample would take either for
+ * @cpu's clock_task.
  */
 pid_t fi_spawn_spinner(int cpu)
 {

@@ -27,12 +27,13 @@ int fi_read_util_ran(long long *util, long long *ran_ns);
 int fi_read_util_ran_pid(pid_t pid, long long *util, long long *ran_ns);
 
 /*
- * A task's PELT state as /proc/PID/sched shows it, all in ns. While the
- * task is on its CPU, at and ran advance together, so that between two
- * reads the growth of at less that of ran is the time it spent off it;
- * lut advances at each update of the PELT sums (ticks, enqueue, dequeue,
- * pick), not at an update_curr() alone (a wakeup on the CPU), so ran -
- * (at - lut) is, up to a constant, the running time the sums have seen.
+ * A task's PELT state as /proc/PID/sched shows it (times in ns). While
+ * the task is on its CPU, at and ran advance together, so that between
+ * two reads the growth of at less that of ran is the time it spent off
+ * it; lut advances at each update of the PELT sums (ticks, enqueue,
+ * dequeue, put_prev, pick), not at an update_curr() alone (e.g. a wakeup
+ * on the CPU), so at scale 1024 ran - (at - lut) is, up to a constant and
+ * within 1024 ns, the running time the sums have seen.
  */
 struct fi_pelt {
 	long long util;		/* se.avg.util_avg */
