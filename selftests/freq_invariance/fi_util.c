@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
+#include "kselftest.h"
 #include "fi_util.h"
 
 uint64_t fi_now_us(void)
@@ -143,34 +144,40 @@ int fi_read_sched_ns(pid_t pid, const char *field, long long *ns)
 
 static int read_pelt_once(pid_t pid, struct fi_pelt *r)
 {
+	static const struct {
+		const char *name;
+		bool ns;	/* a "ms.nnnnnn" time, else an integer */
+		size_t off;
+	} fields[] = {
+		{ "se.avg.util_avg", false, offsetof(struct fi_pelt, util) },
+		{ "se.sum_exec_runtime", true, offsetof(struct fi_pelt, ran) },
+		{ "se.exec_start", true, offsetof(struct fi_pelt, at) },
+		{ "se.avg.last_update_time", false, offsetof(struct fi_pelt, lut) },
+	};
+	const int all = (1 << ARRAY_SIZE(fields)) - 1;
 	char line[256], path[64];
+	int i, found = 0;
+	long long *val;
 	const char *v;
-	int found = 0;
 	FILE *f;
 
-	if (pid)
-		snprintf(path, sizeof(path), "/proc/%d/sched", pid);
-	else
-		snprintf(path, sizeof(path), "/proc/self/sched");
+	snprintf(path, sizeof(path), "/proc/%d/sched", pid ? pid : getpid());
 	f = fopen(path, "r");
 	if (!f)
 		return -errno;
-	while (found != 15 && fgets(line, sizeof(line), f)) {
-		v = sched_line_value(line, "se.avg.util_avg");
-		if (v && !parse_ll(v, &r->util))
-			found |= 1;
-		v = sched_line_value(line, "se.sum_exec_runtime");
-		if (v && !parse_sched_ns(v, &r->ran))
-			found |= 2;
-		v = sched_line_value(line, "se.exec_start");
-		if (v && !parse_sched_ns(v, &r->at))
-			found |= 4;
-		v = sched_line_value(line, "se.avg.last_update_time");
-		if (v && !parse_ll(v, &r->lut))
-			found |= 8;
+	while (found != all && fgets(line, sizeof(line), f)) {
+		for (i = 0; i < ARRAY_SIZE(fields); i++) {
+			v = sched_line_value(line, fields[i].name);
+			if (!v)
+				continue;
+			val = (long long *)((char *)r + fields[i].off);
+			if (!(fields[i].ns ? parse_sched_ns(v, val) : parse_ll(v, val)))
+				found |= 1 << i;
+			break;
+		}
 	}
 	fclose(f);
-	return found == 15 ? 0 : -ENOENT;
+	return found == all ? 0 : -ENOENT;
 }
 
 /*
@@ -189,14 +196,8 @@ static int read_pelt_once(pid_t pid, struct fi_pelt *r)
  */
 int fi_read_util_ran(long long *util, long long *ran_ns)
 {
-	return fi_read_util_ran_pid(0, util, ran_ns);
-}
-
-/* The same for task @pid (0: the caller). */
-int fi_read_util_ran_pid(pid_t pid, long long *util, long long *ran_ns)
-{
 	struct fi_pelt r;
-	int ret = fi_read_pelt(pid, &r);
+	int ret = fi_read_pelt(0, &r);
 
 	if (!ret) {
 		*util = r.util;
@@ -206,9 +207,10 @@ int fi_read_util_ran_pid(pid_t pid, long long *util, long long *ran_ns)
 }
 
 /*
- * The same, with se.exec_start (the rq's clock_task at the last
- * update_curr()) and se.avg.last_update_time (its PELT clock at the last
- * update of the task's PELT sums): see struct fi_pelt.
+ * The same for task @pid (0: the caller), with se.exec_start (the rq's
+ * clock_task at the last update_curr()) and se.avg.last_update_time (its
+ * PELT clock at the last update of the task's PELT sums): see struct
+ * fi_pelt.
  */
 int fi_read_pelt(pid_t pid, struct fi_pelt *r)
 {

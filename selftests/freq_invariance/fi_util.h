@@ -24,7 +24,6 @@ int fi_online_cpus(int *cpus, int max);
 int fi_read_sched_field(pid_t pid, const char *field, long long *val);
 int fi_read_sched_ns(pid_t pid, const char *field, long long *ns);
 int fi_read_util_ran(long long *util, long long *ran_ns);
-int fi_read_util_ran_pid(pid_t pid, long long *util, long long *ran_ns);
 
 /*
  * A task's PELT state as /proc/PID/sched shows it (times in ns). While
