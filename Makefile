@@ -41,9 +41,18 @@ KMAKE      = $(MAKE) --no-print-directory -C $(KSRC) O=$(KOBJ) \
 GUEST      = qemu/run -t $(GUEST_TIMEOUT)
 # Built-in KUnit suites that must report at boot (config/debug.config).
 KUNIT_SUITES := intel_pstate_hwp_boost
-# The only kselftest that may skip in the guest: it needs Intel HWP
-# hardware, which QEMU never has. Any other skip fails make test.
-EXPECTED_SKIPS := hwp_boost_test
+# The only kselftests that may skip in make test's main guest:
+# hwp_boost_test needs Intel HWP hardware, which QEMU never has; dvfs_test
+# needs the emulated DVFS platform, which has a boot of its own (DVFS_BOOT)
+# where nothing may skip. Any other skip fails make test.
+EXPECTED_SKIPS := hwp_boost_test dvfs_test
+# The emulated DVFS platform's boot (CONFIG_X86_DVFS_EMULATION): an Intel
+# family 6 CPU (a Kaby Lake: intel_pstate leaves it alone without HWP),
+# four CPUs so that the turbo limits of 1, 2 and 4 active cores are seen,
+# and the part the article measured. Only its own tests run there.
+DVFS_BOOT  := CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=4 \
+	      APPEND="dvfs_emu=e5-2670v3"
+DVFS_TESTS := dvfs_test
 # Builds the rootfs image and prints its path (tests/run replaces it).
 ROOTFS_BUILD ?= rootfs/build
 
@@ -118,9 +127,21 @@ define guest-test
 	exit $$rc
 endef
 
-## test            check-host, then the kselftests and KUnit suites in the guest
+# $(call dvfs-test,KERNEL,RESULTS,TIMEOUT,NAME): DVFS_TESTS in the
+# emulated-DVFS boot, judged with no skip allowed; fails naming NAME.
+define dvfs-test
+	@rc=0; $(DVFS_BOOT) qemu/run -t $(3) -o $(2) $(1) "$$(cat $(BUILD)/rootfs.path)" \
+		-- qemu/run-selftests $(DVFS_TESTS) || rc=$$?; \
+	qemu/tap-summary $(2)/output.log || rc=1; \
+	[ $$rc -eq 0 ] || echo "$(4) (emulated DVFS boot): FAIL (guest results: $(2))" >&2; \
+	exit $$rc
+endef
+
+## test            check-host, then the kselftests and KUnit suites in the guest,
+##                 then the emulated-DVFS tests in a boot of their own
 test: deps check-host all
 	$(call guest-test,$(KERNEL),$(RESULTS)/test,$(GUEST_TIMEOUT),make test)
+	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-dvfs,$(GUEST_TIMEOUT),make test)
 
 ## kernel-kasan    build the test kernel with KASAN (build/obj-kasan)
 kernel-kasan: deps $(KOBJ_KASAN)/.config

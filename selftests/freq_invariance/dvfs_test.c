@@ -1,0 +1,561 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The emulated DVFS platform (CONFIG_X86_DVFS_EMULATION, booted with
+ * dvfs_emu=): the platform is the one the parameter names, the MSRs read
+ * as that part's (and those it lacks fail), the unmodified x86 code picks
+ * the turbo reference the real hardware would get, and the frequency scale
+ * it computes from the synthetic APERF/MPERF at each tick follows the
+ * frequency requested for a busy CPU:
+ *
+ *   freq_scale = min(f_eff / f_base * 1024 * 1024 / max_freq_ratio, 1024)
+ *   f_eff      = min(f_requested, turbo limit for the CPUs in C0)
+ *
+ * and the turbo limit follows the number of busy CPUs. Skips, as expected,
+ * in a boot without dvfs_emu=.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "kselftest.h"
+#include "fi_test.h"
+#include "fi_util.h"
+
+#define EMU_DIR		"/sys/kernel/debug/x86/dvfs_emu"
+#define MSR_PLATFORM_INFO		0xce
+#define MSR_TURBO_RATIO_LIMIT		0x1ad
+#define MSR_TURBO_RATIO_LIMIT1		0x1ae
+#define MSR_ATOM_CORE_RATIOS		0x66a
+#define MSR_ATOM_CORE_TURBO_RATIOS	0x66c
+#define MSR_IA32_MPERF			0xe7
+#define MSR_IA32_APERF			0xe8
+
+enum { L1C, L2C, L4C, LAC, LEVELS };
+
+struct platform {
+	const char *name;
+	unsigned int min, base, turbo[LEVELS];	/* MHz */
+};
+
+/* The profiles' published figures (Documentation/scheduler/sched-debug.rst) */
+static const struct platform profiles[] = {
+	{ "e5-2670v3", 1200, 2300, { 3100, 3100, 2800, 2600 } },
+	{ "e3-1240v5", 800, 3500, { 3900, 3900, 3700, 3700 } },
+};
+
+static struct platform plat;
+static int cpus[64], nr_cpus, test_cpu;
+static unsigned int saved_req[64];
+
+/* The turbo limit with @n CPUs in C0 (MSR_TURBO_RATIO_LIMIT byte n - 1) */
+static unsigned int cap(int n)
+{
+	return plat.turbo[n <= 1 ? L1C : n == 2 ? L2C : n <= 4 ? L4C : LAC];
+}
+
+/* The platform dvfs_emu= on the kernel command line names */
+static int platform_from_cmdline(void)
+{
+	char line[4096], *p, *end;
+	FILE *f = fopen("/proc/cmdline", "r");
+	size_t i;
+
+	if (!f || !fgets(line, sizeof(line), f)) {
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	fclose(f);
+	p = strstr(line, "dvfs_emu=");
+	if (!p)
+		return -1;
+	p += strlen("dvfs_emu=");
+	end = p + strcspn(p, "\n\t ");
+	*end = 0;
+	for (i = 0; i < ARRAY_SIZE(profiles); i++)
+		if (!strcmp(p, profiles[i].name)) {
+			plat = profiles[i];
+			return 0;
+		}
+	plat.name = "explicit";
+	return sscanf(p, "%u,%u,%u,%u,%u,%u", &plat.min, &plat.base,
+		      &plat.turbo[0], &plat.turbo[1], &plat.turbo[2],
+		      &plat.turbo[3]) == 6 ? 0 : -1;
+}
+
+/* "key value" lines of @path: the value of @key */
+static int read_key(const char *path, const char *key, char *val, size_t size)
+{
+	char line[256];
+	size_t len = strlen(key);
+	FILE *f = fopen(path, "r");
+	int ret = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, len) && line[len] == ' ') {
+			line[strcspn(line, "\n")] = 0;
+			snprintf(val, size, "%s", line + len + 1);
+			ret = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+static int read_key_u(const char *path, const char *key, unsigned long long *v)
+{
+	char buf[128], *end;
+
+	if (read_key(path, key, buf, sizeof(buf)))
+		return -1;
+	*v = strtoull(buf, &end, 10);
+	return *end ? -1 : 0;
+}
+
+static int msr_read(int cpu, unsigned int msr, uint64_t *val)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", cpu);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = pread(fd, val, sizeof(*val), msr);
+	fd = close(fd) ? fd : 0;
+	return n == sizeof(*val) ? 0 : n < 0 ? -errno : -EIO;
+}
+
+struct state {
+	uint64_t aperf, mperf;
+	uint64_t level_us[LEVELS];	/* the package's time at each turbo level */
+};
+
+/*
+ * @cpu's counters and the package's time at each turbo level, as of the
+ * CPU's last update, from one read of its debugfs state (one snapshot: two
+ * MSR reads are two IPIs, and a vCPU can be preempted between them).
+ */
+static int read_state(int cpu, struct state *st)
+{
+	static const char * const keys[] = {
+		"aperf", "mperf", "level_1c_us", "level_2c_us", "level_4c_us",
+		"level_all_us",
+	};
+	uint64_t *vals[] = { &st->aperf, &st->mperf, &st->level_us[0],
+			     &st->level_us[1], &st->level_us[2], &st->level_us[3] };
+	char path[128], line[128], key[32];
+	unsigned long long v;
+	unsigned int found = 0;
+	size_t i;
+	FILE *f;
+
+	snprintf(path, sizeof(path), EMU_DIR "/cpu%d/state", cpu);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%31s %llu", key, &v) != 2)
+			continue;
+		for (i = 0; i < ARRAY_SIZE(keys); i++) {
+			if (!strcmp(key, keys[i])) {
+				*vals[i] = v;
+				found |= 1U << i;
+			}
+		}
+	}
+	fclose(f);
+	return found == (1U << ARRAY_SIZE(keys)) - 1 ? 0 : -1;
+}
+
+static int set_req(int cpu, unsigned int mhz)
+{
+	char path[128], buf[32];
+
+	snprintf(path, sizeof(path), EMU_DIR "/cpu%d/requested_mhz", cpu);
+	snprintf(buf, sizeof(buf), "%u", mhz);
+	return fi_write_str(path, buf);
+}
+
+static int get_req(int cpu, unsigned int *mhz)
+{
+	char path[128];
+	uint64_t v;
+
+	snprintf(path, sizeof(path), EMU_DIR "/cpu%d/requested_mhz", cpu);
+	if (fi_read_u64(path, &v))
+		return -1;
+	*mhz = v;
+	return 0;
+}
+
+static void restore_req(void)
+{
+	int i;
+
+	for (i = 0; i < nr_cpus; i++)
+		if (saved_req[i])
+			set_req(cpus[i], saved_req[i]);
+}
+
+static int test_platform(void)
+{
+	static const char * const keys[] = {
+		"min_mhz", "base_mhz", "turbo_1c_mhz", "turbo_2c_mhz",
+		"turbo_4c_mhz", "turbo_all_mhz",
+	};
+	unsigned int want[] = { plat.min, plat.base, plat.turbo[0],
+				plat.turbo[1], plat.turbo[2], plat.turbo[3] };
+	unsigned long long v = 0;
+	char name[64];
+	size_t i;
+	int ret = KSFT_PASS;
+
+	if (read_key(EMU_DIR "/platform", "profile", name, sizeof(name)) ||
+	    strcmp(name, plat.name)) {
+		fi_err("profile \"%s\", booted with %s", name, plat.name);
+		ret = KSFT_FAIL;
+	}
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		if (read_key_u(EMU_DIR "/platform", keys[i], &v) || v != want[i]) {
+			fi_err("%s %llu, want %u", keys[i], v, want[i]);
+			ret = KSFT_FAIL;
+		}
+	}
+	return ret;
+}
+
+/* The MSRs as the part has them, /dev/cpu/N/msr as turbostat reads them */
+static int test_msrs(void)
+{
+	static const unsigned int absent[] = {
+		MSR_TURBO_RATIO_LIMIT1, MSR_ATOM_CORE_RATIOS,
+		MSR_ATOM_CORE_TURBO_RATIOS,
+	};
+	unsigned int byte_lvl[8] = { L1C, L2C, L4C, L4C, LAC, LAC, LAC, LAC };
+	int ret = KSFT_PASS, err, i;
+	uint64_t v, a0, m0, a1, m1;
+	size_t j;
+
+	if (msr_read(test_cpu, MSR_PLATFORM_INFO, &v)) {
+		fi_err("cannot read MSR_PLATFORM_INFO: %m (CONFIG_X86_MSR?)");
+		return KSFT_FAIL;
+	}
+	if (((v >> 8) & 0xff) * 100 != plat.base ||
+	    ((v >> 40) & 0xff) * 100 != plat.min) {
+		fi_err("MSR_PLATFORM_INFO 0x%llx: ratios %llu (base) %llu (min), want %u %u",
+		       (unsigned long long)v, (unsigned long long)(v >> 8) & 0xff,
+		       (unsigned long long)(v >> 40) & 0xff, plat.base / 100,
+		       plat.min / 100);
+		ret = KSFT_FAIL;
+	}
+	if (msr_read(test_cpu, MSR_TURBO_RATIO_LIMIT, &v))
+		return KSFT_FAIL;
+	for (i = 0; i < 8; i++) {
+		if (((v >> (8 * i)) & 0xff) * 100 != plat.turbo[byte_lvl[i]]) {
+			fi_err("MSR_TURBO_RATIO_LIMIT 0x%llx: %d cores %llu, want %u",
+			       (unsigned long long)v, i + 1,
+			       (unsigned long long)(v >> (8 * i)) & 0xff,
+			       plat.turbo[byte_lvl[i]] / 100);
+			ret = KSFT_FAIL;
+		}
+	}
+	for (j = 0; j < ARRAY_SIZE(absent); j++) {
+		err = msr_read(test_cpu, absent[j], &v);
+		if (err != -EIO) {
+			fi_err("MSR 0x%x: read %s, want EIO (the part has no such MSR)",
+			       absent[j], err ? strerror(-err) : "succeeded");
+			ret = KSFT_FAIL;
+		}
+	}
+	/* The counters read through the MSRs too, as turbostat reads them */
+	if (msr_read(test_cpu, MSR_IA32_APERF, &a0) ||
+	    msr_read(test_cpu, MSR_IA32_MPERF, &m0))
+		return KSFT_FAIL;
+	fi_sleep_us(10000);
+	if (msr_read(test_cpu, MSR_IA32_APERF, &a1) ||
+	    msr_read(test_cpu, MSR_IA32_MPERF, &m1))
+		return KSFT_FAIL;
+	if (a1 <= a0 || m1 <= m0) {
+		fi_err("APERF %llu -> %llu, MPERF %llu -> %llu in 10 ms: want both to grow",
+		       (unsigned long long)a0, (unsigned long long)a1,
+		       (unsigned long long)m0, (unsigned long long)m1);
+		ret = KSFT_FAIL;
+	}
+	return ret;
+}
+
+/*
+ * MPERF counts at the base frequency, only in C0: at most the package's
+ * time times the base; APERF at the requested frequency, which is the base
+ * at boot (below every turbo limit): then APERF == MPERF, within rounding.
+ */
+static int test_counters(void)
+{
+	struct state s0, s1;
+	double dt = 0;
+	int l, ret = KSFT_PASS;
+
+	if (read_state(test_cpu, &s0))
+		return KSFT_FAIL;
+	fi_sleep_us(50000);
+	if (read_state(test_cpu, &s1))
+		return KSFT_FAIL;
+	for (l = 0; l < LEVELS; l++)
+		dt += s1.level_us[l] - s0.level_us[l];
+	fi_info("CPU %d over %.0f us: APERF +%llu MPERF +%llu (%.1f%% in C0)\n",
+		test_cpu, dt, (unsigned long long)(s1.aperf - s0.aperf),
+		(unsigned long long)(s1.mperf - s0.mperf),
+		dt ? 100.0 * (s1.mperf - s0.mperf) / (dt * plat.base) : 0);
+	if ((s1.mperf - s0.mperf) > (dt + 1) * plat.base) {
+		fi_err("MPERF grew by %llu in %.0f us: want at most %u per us",
+		       (unsigned long long)(s1.mperf - s0.mperf), dt, plat.base);
+		ret = KSFT_FAIL;
+	}
+	if (fabs((double)(s1.aperf - s0.aperf) - (s1.mperf - s0.mperf)) >
+	    (s1.mperf - s0.mperf) * 0.0001 + 4) {
+		fi_err("APERF grew by %llu, MPERF by %llu: want the same at the base frequency",
+		       (unsigned long long)(s1.aperf - s0.aperf),
+		       (unsigned long long)(s1.mperf - s0.mperf));
+		ret = KSFT_FAIL;
+	}
+	return ret;
+}
+
+static int test_reference(void)
+{
+	unsigned long long want = plat.turbo[L4C] * 1024ULL / plat.base;
+	char buf[128];
+	uint64_t ratio;
+	int ret = KSFT_PASS;
+
+	if (fi_read_line(FI_DEBUGFS "/status", buf, sizeof(buf)) || strcmp(buf, "on")) {
+		fi_err("freq_invariance/status \"%s\", want on", buf);
+		ret = KSFT_FAIL;
+	}
+	if (fi_read_line(FI_DEBUGFS "/max_freq_ratio_source", buf, sizeof(buf)) ||
+	    strcmp(buf, "4-core turbo")) {
+		fi_err("max_freq_ratio_source \"%s\", want 4-core turbo (a Kaby Lake's)", buf);
+		ret = KSFT_FAIL;
+	}
+	if (fi_read_u64(FI_DEBUGFS "/max_freq_ratio", &ratio) || ratio != want) {
+		fi_err("max_freq_ratio %llu, want 4-core turbo %u x 1024 / base %u = %llu",
+		       (unsigned long long)ratio, plat.turbo[L4C], plat.base, want);
+		ret = KSFT_FAIL;
+	}
+	return ret;
+}
+
+static double want_scale(unsigned int eff)
+{
+	double s = (double)eff / plat.base * 1024 * 1024 /
+		   (plat.turbo[L4C] * 1024 / plat.base);
+
+	return s > 1024 ? 1024 : s;
+}
+
+/*
+ * A busy CPU at frequencies from the minimum to the 1-core turbo: its
+ * freq_scale, computed by scale_freq_tick() from the counters, is the
+ * formula's within 1%. Up to the 2-core turbo the other CPUs' brief
+ * wakeups cannot lower the cap below the request.
+ */
+static int test_freq_scale(void)
+{
+	unsigned int f[] = { plat.min, (plat.min + plat.base) / 200 * 100,
+			     plat.base, plat.turbo[L4C], plat.turbo[L2C],
+			     plat.turbo[L1C] };
+	int ret = KSFT_PASS, s;
+	char path[128];
+	uint64_t scale;
+	size_t i;
+	pid_t pid;
+
+	pid = fi_spawn_spinner(test_cpu);
+	if (pid < 0)
+		return KSFT_FAIL;
+	snprintf(path, sizeof(path), FI_DEBUGFS "/cpu%d/freq_scale", test_cpu);
+	for (i = 0; i < ARRAY_SIZE(f); i++) {
+		double want = want_scale(f[i]), lo = want, hi = want;
+
+		if (i && f[i] == f[i - 1])
+			continue;
+		if (f[i] > plat.turbo[L2C])
+			lo = want_scale(cap(nr_cpus));
+		if (set_req(test_cpu, f[i])) {
+			fi_err("cannot request %u MHz on CPU %d", f[i], test_cpu);
+			ret = KSFT_FAIL;
+			continue;
+		}
+		fi_sleep_us(5000);	/* a few ticks at the new frequency */
+		for (s = 0; s < 5; s++) {
+			fi_sleep_us(3000);
+			if (fi_read_u64(path, &scale)) {
+				ret = KSFT_FAIL;
+				break;
+			}
+			if (scale < lo * 0.99 || scale > hi * 1.01) {
+				fi_err("CPU %d busy at %u MHz: freq_scale %llu, want %.1f..%.1f +-1%%",
+				       test_cpu, f[i], (unsigned long long)scale, lo, hi);
+				ret = KSFT_FAIL;
+				break;
+			}
+		}
+		fi_info("%u MHz: freq_scale %llu (formula %.1f)\n", f[i],
+			(unsigned long long)scale, want);
+	}
+	fi_reap(pid);
+	return ret;
+}
+
+static int level_of(int n)
+{
+	return n <= 1 ? L1C : n == 2 ? L2C : n <= 4 ? L4C : LAC;
+}
+
+/*
+ * With k CPUs busy at the 1-core turbo request, the package never spends
+ * time at a turbo level for fewer than k active CPUs, and a busy CPU's
+ * APERF/MPERF over 200 ms is the mean of min(request, limit) over the
+ * time at each level, within 0.1%: with all CPUs busy, exactly the limit
+ * for all of them. (How long the idle CPUs count as active when they wake
+ * depends on the host, which can preempt a vCPU: the test asserts the
+ * limit for what was counted, not a wall-clock residency.)
+ */
+static int test_turbo_cap(void)
+{
+	int ks[] = { 1, 2, nr_cpus }, ret = KSFT_PASS, i, k, l;
+	struct state s0, s1;
+	pid_t pids[64];
+
+	for (i = 0; i < nr_cpus; i++)
+		if (set_req(cpus[i], plat.turbo[L1C]))
+			return KSFT_FAIL;
+	for (k = 0; k < (int)ARRAY_SIZE(ks); k++) {
+		int n = ks[k], cpu = cpus[nr_cpus - 1];
+		double eff, want = 0, total = 0, below = 0, dt[LEVELS];
+
+		if (k && ks[k] == ks[k - 1])
+			continue;
+		/* The busy ones from the last CPU down, the sampler on CPU 0 */
+		for (i = 0; i < n; i++)
+			pids[i] = fi_spawn_spinner(cpus[nr_cpus - 1 - i]);
+		fi_sleep_us(20000);
+		if (read_state(cpu, &s0))
+			ret = KSFT_FAIL;
+		fi_sleep_us(200000);
+		if (read_state(cpu, &s1))
+			ret = KSFT_FAIL;
+		for (i = 0; i < n; i++)
+			fi_reap(pids[i]);
+		if (ret != KSFT_PASS || s1.mperf <= s0.mperf)
+			return KSFT_FAIL;
+		for (l = 0; l < LEVELS; l++) {
+			unsigned int f = plat.turbo[l] < plat.turbo[L1C] ?
+					 plat.turbo[l] : plat.turbo[L1C];
+
+			dt[l] = s1.level_us[l] - s0.level_us[l];
+			total += dt[l];
+			want += dt[l] * f;
+			if (l < level_of(n))
+				below += dt[l];
+		}
+		want /= total;
+		eff = (double)(s1.aperf - s0.aperf) / (s1.mperf - s0.mperf) * plat.base;
+		fi_info("%d of %d CPUs busy: %.1f MHz, from the time at each level (1c %.1f 2c %.1f 4c %.1f all %.1f ms) %.1f\n",
+			n, nr_cpus, eff, dt[0] / 1000, dt[1] / 1000, dt[2] / 1000,
+			dt[3] / 1000, want);
+		if (below) {
+			fi_err("%d busy: %.1f ms at turbo levels for fewer active CPUs", n,
+			       below / 1000);
+			ret = KSFT_FAIL;
+		}
+		if (fabs(eff - want) > want * 0.001) {
+			fi_err("%d busy: effective %.1f MHz, want %.1f +- 0.1%%", n, eff, want);
+			ret = KSFT_FAIL;
+		}
+		if (n == nr_cpus && fabs(eff - cap(n)) > cap(n) * 0.001) {
+			fi_err("all %d busy: effective %.1f MHz, want their limit %u", n, eff,
+			       cap(n));
+			ret = KSFT_FAIL;
+		}
+	}
+	return ret;
+}
+
+/* Malformed and out-of-range requests: -EINVAL, the request unchanged */
+static int test_bad_requests(void)
+{
+	char below[16], above[16], step[16];
+	const char * const bad[] = { "\n", "abc", "12abc", "-100", below, above, step,
+			      "18446744073709551616" };
+	unsigned int before, after;
+	int ret = KSFT_PASS, err;
+	char path[128];
+	size_t i;
+
+	snprintf(below, sizeof(below), "%u", plat.min - 100);
+	snprintf(above, sizeof(above), "%u", plat.turbo[L1C] + 100);
+	snprintf(step, sizeof(step), "%u", plat.base + 50);
+	snprintf(path, sizeof(path), EMU_DIR "/cpu%d/requested_mhz", test_cpu);
+	if (set_req(test_cpu, plat.base) || get_req(test_cpu, &before))
+		return KSFT_FAIL;
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		err = fi_write_str(path, bad[i]);
+		if (get_req(test_cpu, &after))
+			return KSFT_FAIL;
+		if (err != -EINVAL || after != before) {
+			fi_err("write \"%s\": %s, request %u -> %u; want EINVAL, unchanged",
+			       bad[i], err ? strerror(-err) : "accepted", before, after);
+			ret = KSFT_FAIL;
+		}
+	}
+	return ret;
+}
+
+static const struct fi_test tests[] = {
+	{ "platform_is_the_boot_parameters", test_platform },
+	{ "msrs_are_the_parts", test_msrs },
+	{ "counters_count_at_base_in_c0", test_counters },
+	{ "real_code_picks_4core_reference", test_reference },
+	{ "freq_scale_follows_requested_frequency", test_freq_scale },
+	{ "turbo_limit_follows_busy_cpus", test_turbo_cap },
+	{ "bad_requests_rejected_unchanged", test_bad_requests },
+};
+
+int main(void)
+{
+	struct stat st;
+	int i;
+
+	ksft_print_header();
+	if (stat(EMU_DIR, &st))
+		ksft_exit_skip("no " EMU_DIR ": booted without dvfs_emu= %s\n",
+			       "(or CONFIG_X86_DVFS_EMULATION=n)");
+	if (platform_from_cmdline())
+		ksft_exit_fail_msg(EMU_DIR " exists but /proc/cmdline has no valid dvfs_emu=\n");
+	nr_cpus = fi_online_cpus(cpus, ARRAY_SIZE(cpus));
+	if (nr_cpus < 2)
+		ksft_exit_skip("needs two CPUs\n");
+	test_cpu = cpus[nr_cpus - 1];
+	if (fi_pin_self(cpus[0]))
+		ksft_exit_fail_msg("cannot pin to CPU %d: %m\n", cpus[0]);
+	for (i = 0; i < nr_cpus; i++)
+		if (get_req(cpus[i], &saved_req[i]))
+			ksft_exit_fail_msg("cannot read CPU %d's requested_mhz\n", cpus[i]);
+	atexit(restore_req);
+	fi_info("platform %s: %u..%u MHz, base %u, turbo %u/%u/%u/%u\n", plat.name,
+		plat.min, plat.turbo[L1C], plat.base, plat.turbo[L1C], plat.turbo[L2C],
+		plat.turbo[L4C], plat.turbo[LAC]);
+	fi_run_tests(tests, ARRAY_SIZE(tests));
+}
