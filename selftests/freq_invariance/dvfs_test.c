@@ -59,7 +59,10 @@ static unsigned int cap(int n)
 	return plat.turbo[n <= 1 ? L1C : n == 2 ? L2C : n <= 4 ? L4C : LAC];
 }
 
-/* The platform dvfs_emu= on the kernel command line names */
+/*
+ * The platform dvfs_emu= on the kernel command line names: 0, 1 when there
+ * is none, -1 when it is not one.
+ */
 static int platform_from_cmdline(void)
 {
 	char line[4096], *p, *end;
@@ -74,7 +77,7 @@ static int platform_from_cmdline(void)
 	fclose(f);
 	p = strstr(line, "dvfs_emu=");
 	if (!p)
-		return -1;
+		return 1;
 	p += strlen("dvfs_emu=");
 	end = p + strcspn(p, "\n\t ");
 	*end = 0;
@@ -295,39 +298,103 @@ static int test_msrs(void)
 	return ret;
 }
 
+static uint64_t tsc(void)
+{
+	return __builtin_ia32_rdtsc();
+}
+
+static int read_state_key(int cpu, const char *key, unsigned long long *v)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), EMU_DIR "/cpu%d/state", cpu);
+	return read_key_u(path, key, v);
+}
+
 /*
- * MPERF counts at the base frequency, only in C0: at most the package's
- * time times the base; APERF at the requested frequency, which is the base
- * at boot (below every turbo limit): then APERF == MPERF, within rounding.
+ * MPERF counts TSC ticks in C0: a busy CPU's MPERF grows with the TSC
+ * (within the time the two MSR reads take, both ways); APERF at the
+ * requested frequency, the base at boot (below every turbo limit), is
+ * MPERF's growth exactly. Once the CPU idles it leaves C0 and stops
+ * being active; and a CPU that goes offline is not active.
  */
 static int test_counters(void)
 {
+	uint64_t t0a, t0b, t1a, t1b, m0, m1, a;
+	unsigned long long c0 = 1, act = 1;
 	struct state s0, s1;
-	double dt = 0;
-	int l, ret = KSFT_PASS;
+	int ret = KSFT_PASS, i;
+	char path[128];
+	pid_t pid;
 
+	pid = fi_spawn_spinner(test_cpu);
+	if (pid < 0)
+		return KSFT_FAIL;
+	fi_sleep_us(10000);
+	t0a = tsc();
+	ret = msr_read(test_cpu, MSR_IA32_MPERF, &m0) ? KSFT_FAIL : ret;
+	t0b = tsc();
 	if (read_state(test_cpu, &s0))
-		return KSFT_FAIL;
-	fi_sleep_us(50000);
+		ret = KSFT_FAIL;
+	fi_sleep_us(100000);
+	t1a = tsc();
+	ret = msr_read(test_cpu, MSR_IA32_MPERF, &m1) ? KSFT_FAIL : ret;
+	t1b = tsc();
 	if (read_state(test_cpu, &s1))
-		return KSFT_FAIL;
-	for (l = 0; l < LEVELS; l++)
-		dt += s1.level_us[l] - s0.level_us[l];
-	fi_info("CPU %d over %.0f us: APERF +%llu MPERF +%llu (%.1f%% in C0)\n",
-		test_cpu, dt, (unsigned long long)(s1.aperf - s0.aperf),
-		(unsigned long long)(s1.mperf - s0.mperf),
-		dt ? 100.0 * (s1.mperf - s0.mperf) / (dt * plat.base) : 0);
-	if ((s1.mperf - s0.mperf) > (dt + 1) * plat.base) {
-		fi_err("MPERF grew by %llu in %.0f us: want at most %u per us",
-		       (unsigned long long)(s1.mperf - s0.mperf), dt, plat.base);
+		ret = KSFT_FAIL;
+	fi_reap(pid);
+	if (ret != KSFT_PASS)
+		return ret;
+	fi_info("busy CPU %d: MPERF +%llu, TSC +%llu..%llu; from its state: APERF +%llu MPERF +%llu\n",
+		test_cpu, (unsigned long long)(m1 - m0), (unsigned long long)(t1a - t0b),
+		(unsigned long long)(t1b - t0a), (unsigned long long)(s1.aperf - s0.aperf),
+		(unsigned long long)(s1.mperf - s0.mperf));
+	if (m1 - m0 > t1b - t0a || m1 - m0 < (t1a - t0b) * 0.98) {
+		fi_err("busy: MPERF grew by %llu while the TSC grew by %llu..%llu",
+		       (unsigned long long)(m1 - m0), (unsigned long long)(t1a - t0b),
+		       (unsigned long long)(t1b - t0a));
 		ret = KSFT_FAIL;
 	}
-	if (fabs((double)(s1.aperf - s0.aperf) - (s1.mperf - s0.mperf)) >
-	    (s1.mperf - s0.mperf) * 0.0001 + 4) {
-		fi_err("APERF grew by %llu, MPERF by %llu: want the same at the base frequency",
-		       (unsigned long long)(s1.aperf - s0.aperf),
-		       (unsigned long long)(s1.mperf - s0.mperf));
+	a = s1.aperf - s0.aperf;
+	if (s1.mperf == s0.mperf || a != s1.mperf - s0.mperf) {
+		fi_err("busy at the base frequency: APERF +%llu, MPERF +%llu: want equal, > 0",
+		       (unsigned long long)a, (unsigned long long)(s1.mperf - s0.mperf));
 		ret = KSFT_FAIL;
+	}
+	/* Left alone, the CPU idles: out of C0, not active (within 1 s) */
+	for (i = 0; i < 100 && (c0 || act); i++) {
+		fi_sleep_us(10000);
+		if (read_state_key(test_cpu, "c0", &c0) ||
+		    read_state_key(test_cpu, "active", &act))
+			return KSFT_FAIL;
+	}
+	if (c0 || act) {
+		fi_err("CPU %d never left C0 (c0 %llu, active %llu) in 1 s without work",
+		       test_cpu, c0, act);
+		ret = KSFT_FAIL;
+	}
+	/* Offline: play_dead() is reached without arch_cpu_idle_enter() */
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", test_cpu);
+	if (access(path, W_OK)) {
+		fi_info("CPU %d cannot go offline here (%s): not checked offline\n",
+			test_cpu, path);
+		return ret;
+	}
+	pid = fi_spawn_spinner(test_cpu);	/* active when it goes */
+	fi_sleep_us(10000);
+	if (pid < 0 || fi_write_str(path, "0")) {
+		fi_err("cannot offline CPU %d", test_cpu);
+		fi_reap(pid);
+		return KSFT_FAIL;
+	}
+	fi_reap(pid);
+	if (read_state_key(test_cpu, "active", &act) || act) {
+		fi_err("offline CPU %d: active %llu, want 0", test_cpu, act);
+		ret = KSFT_FAIL;
+	}
+	if (fi_write_str(path, "1")) {
+		fi_err("cannot bring CPU %d back online", test_cpu);
+		return KSFT_FAIL;
 	}
 	return ret;
 }
@@ -367,8 +434,9 @@ static double want_scale(unsigned int eff)
 /*
  * A busy CPU at frequencies from the minimum to the 1-core turbo: its
  * freq_scale, computed by scale_freq_tick() from the counters, is the
- * formula's within 1%. Up to the 2-core turbo the other CPUs' brief
- * wakeups cannot lower the cap below the request.
+ * formula's within 1%, once it has settled at the new frequency. Where
+ * the request is above a turbo limit, other CPUs active at times can lower
+ * the effective frequency, at most to the limit with all of them active.
  */
 static int test_freq_scale(void)
 {
@@ -390,14 +458,23 @@ static int test_freq_scale(void)
 
 		if (i && f[i] == f[i - 1])
 			continue;
-		if (f[i] > plat.turbo[L2C])
-			lo = want_scale(cap(nr_cpus));
+		/* Other CPUs active at times lower the limit, at most to all of theirs */
+		lo = want_scale(f[i] < cap(nr_cpus) ? f[i] : cap(nr_cpus));
 		if (set_req(test_cpu, f[i])) {
 			fi_err("cannot request %u MHz on CPU %d", f[i], test_cpu);
 			ret = KSFT_FAIL;
 			continue;
 		}
-		fi_sleep_us(5000);	/* a few ticks at the new frequency */
+		/* Until a tick has seen only the new frequency: two alike */
+		for (s = 0, scale = 0; s < 100; s++) {
+			uint64_t prev = scale;
+
+			fi_sleep_us(3000);
+			if (fi_read_u64(path, &scale))
+				break;
+			if (s && scale == prev)
+				break;
+		}
 		for (s = 0; s < 5; s++) {
 			fi_sleep_us(3000);
 			if (fi_read_u64(path, &scale)) {
@@ -435,6 +512,7 @@ static int level_of(int n)
 static int test_turbo_cap(void)
 {
 	int ks[] = { 1, 2, nr_cpus }, ret = KSFT_PASS, i, k, l;
+	unsigned long long active = 0;
 	struct state s0, s1;
 	pid_t pids[64];
 
@@ -448,16 +526,25 @@ static int test_turbo_cap(void)
 		if (k && ks[k] == ks[k - 1])
 			continue;
 		/* The busy ones from the last CPU down, the sampler on CPU 0 */
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
 			pids[i] = fi_spawn_spinner(cpus[nr_cpus - 1 - i]);
+			if (pids[i] < 0)
+				ret = KSFT_FAIL;
+		}
 		fi_sleep_us(20000);
+		if (read_key_u(EMU_DIR "/platform", "active", &active) ||
+		    active < (unsigned long long)n) {
+			fi_err("%d busy: the platform counts %llu active", n, active);
+			ret = KSFT_FAIL;
+		}
 		if (read_state(cpu, &s0))
 			ret = KSFT_FAIL;
 		fi_sleep_us(200000);
 		if (read_state(cpu, &s1))
 			ret = KSFT_FAIL;
 		for (i = 0; i < n; i++)
-			fi_reap(pids[i]);
+			if (pids[i] > 0)
+				fi_reap(pids[i]);
 		if (ret != KSFT_PASS || s1.mperf <= s0.mperf)
 			return KSFT_FAIL;
 		for (l = 0; l < LEVELS; l++) {
@@ -526,7 +613,7 @@ static int test_bad_requests(void)
 static const struct fi_test tests[] = {
 	{ "platform_is_the_boot_parameters", test_platform },
 	{ "msrs_are_the_parts", test_msrs },
-	{ "counters_count_at_base_in_c0", test_counters },
+	{ "counters_count_tsc_ticks_in_c0", test_counters },
 	{ "real_code_picks_4core_reference", test_reference },
 	{ "freq_scale_follows_requested_frequency", test_freq_scale },
 	{ "turbo_limit_follows_busy_cpus", test_turbo_cap },
@@ -539,11 +626,16 @@ int main(void)
 	int i;
 
 	ksft_print_header();
+	i = platform_from_cmdline();
+	if (i > 0)
+		ksft_exit_skip("booted without dvfs_emu= (a platform for guests: %s)\n",
+			       "make test boots it on its own");
+	if (i < 0)
+		ksft_exit_fail_msg("dvfs_emu= on the command line is not a platform\n");
+	/* Asked for at boot: a kernel or a CPU that refuses it fails */
 	if (stat(EMU_DIR, &st))
-		ksft_exit_skip("no " EMU_DIR ": booted without dvfs_emu= %s\n",
-			       "(or CONFIG_X86_DVFS_EMULATION=n)");
-	if (platform_from_cmdline())
-		ksft_exit_fail_msg(EMU_DIR " exists but /proc/cmdline has no valid dvfs_emu=\n");
+		ksft_exit_fail_msg("booted with dvfs_emu= but no " EMU_DIR ": %s\n",
+				   "CONFIG_X86_DVFS_EMULATION=n, or refused (dmesg | grep dvfs_emu)");
 	nr_cpus = fi_online_cpus(cpus, ARRAY_SIZE(cpus));
 	if (nr_cpus < 2)
 		ksft_exit_skip("needs two CPUs\n");
