@@ -311,6 +311,18 @@ static int read_state_key(int cpu, const char *key, unsigned long long *v)
 	return read_key_u(path, key, v);
 }
 
+/* test_cpu's MPERF through its MSR between two TSC reads, then its state */
+static int sample_mperf(uint64_t *before, uint64_t *mperf, uint64_t *after,
+			struct state *st)
+{
+	int err;
+
+	*before = tsc();
+	err = msr_read(test_cpu, MSR_IA32_MPERF, mperf);
+	*after = tsc();
+	return err || read_state(test_cpu, st);
+}
+
 /*
  * MPERF counts TSC ticks in C0: a busy CPU's MPERF grows with the TSC
  * (within the time the two MSR reads take, both ways); APERF at the
@@ -331,16 +343,10 @@ static int test_counters(void)
 	if (pid < 0)
 		return KSFT_FAIL;
 	fi_sleep_us(10000);
-	t0a = tsc();
-	ret = msr_read(test_cpu, MSR_IA32_MPERF, &m0) ? KSFT_FAIL : ret;
-	t0b = tsc();
-	if (read_state(test_cpu, &s0))
+	if (sample_mperf(&t0a, &m0, &t0b, &s0))
 		ret = KSFT_FAIL;
 	fi_sleep_us(100000);
-	t1a = tsc();
-	ret = msr_read(test_cpu, MSR_IA32_MPERF, &m1) ? KSFT_FAIL : ret;
-	t1b = tsc();
-	if (read_state(test_cpu, &s1))
+	if (sample_mperf(&t1a, &m1, &t1b, &s1))
 		ret = KSFT_FAIL;
 	fi_reap(pid);
 	if (ret != KSFT_PASS)
