@@ -33,6 +33,7 @@
  */
 #define BUSY_UTIL		720
 #define DEADLINE_MS		500	/* no transition may take longer */
+#define WAKE_DEADLINE_MS	5000	/* a woken task runs and sleeps again */
 #define SAMPLE_US		2000
 
 static int test_cpu, sampler_cpu;
@@ -244,12 +245,17 @@ static int test_busy_task_rises(void)
 }
 
 /* Wait until task @pid sleeps (state S in /proc/PID/stat), for @ms at most. */
-static int wait_sleeping(pid_t pid, int ms)
+/*
+ * Wait up to @ms for task @pid to be asleep (S); 0 when it is, else -1
+ * with its last state in @state ('?' if /proc could not be read).
+ */
+static int wait_sleeping_state(pid_t pid, int ms, char *state)
 {
 	char path[64], buf[256], *p;
 	uint64_t start = fi_now_us();
 	FILE *f;
 
+	*state = '?';
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
 	do {
 		f = fopen(path, "r");
@@ -258,13 +264,21 @@ static int wait_sleeping(pid_t pid, int ms)
 		p = fgets(buf, sizeof(buf), f);
 		fclose(f);
 		p = p ? strrchr(buf, ')') : NULL;	/* comm may hold anything */
-		if (!p)
+		if (!p || p[1] != ' ')
 			return -1;
-		if (p[1] == ' ' && p[2] == 'S')
+		*state = p[2];
+		if (p[2] == 'S')
 			return 0;
 		fi_sleep_us(100);
 	} while (fi_now_us() - start < ms * 1000ULL);
 	return -1;
+}
+
+static int wait_sleeping(pid_t pid, int ms)
+{
+	char state;
+
+	return wait_sleeping_state(pid, ms, &state);
 }
 
 /*
@@ -296,10 +310,11 @@ static int test_idle_task_decays(void)
 	double ran_ms, run, slept_ms, want, tol;
 	struct fi_pelt r0, r1;
 	long long busy, idle;
-	int down[2], tries;
 	int ret = KSFT_FAIL;
+	char c = 0, state;
+	uint64_t start;
+	int down[2];
 	pid_t pid;
-	char c = 0;
 
 	if (pipe(down)) {
 		fi_err("pipe: %m");
@@ -327,15 +342,31 @@ static int test_idle_task_decays(void)
 		fi_err("cannot wake the child: %m");
 		goto out;
 	}
-	/* Woken, it ran (its running time moved) and sleeps again. */
-	for (tries = 0; ; tries++) {
+	/*
+	 * Woken, it ran (its running time moved) and sleeps again. Bounded
+	 * by time, not by polls: a host that stalls the child's vCPU delays
+	 * the run, and that is no failure of PELT (the sleep is timed on the
+	 * rq's clock below).
+	 */
+	start = fi_now_us();
+	for (;;) {
 		fi_sleep_us(100);
-		if (tries == 1000 || wait_sleeping(pid, 1000) || fi_read_pelt(pid, &r1)) {
-			fi_err("the idle child did not run and block again");
+		if (wait_sleeping_state(pid, WAKE_DEADLINE_MS, &state)) {
+			fi_err("the woken child was not asleep again within %d ms (state %c)",
+			       WAKE_DEADLINE_MS, state);
+			goto out;
+		}
+		if (fi_read_pelt(pid, &r1)) {
+			fi_err("cannot read /proc/%d/sched consistently", pid);
 			goto out;
 		}
 		if (r1.ran != r0.ran)
 			break;
+		if (fi_now_us() - start > WAKE_DEADLINE_MS * 1000ULL) {
+			fi_err("the woken child did not run within %d ms (sum_exec_runtime still %lld ns)",
+			       WAKE_DEADLINE_MS, r1.ran);
+			goto out;
+		}
 	}
 
 	busy = r0.util;
