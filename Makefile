@@ -43,9 +43,10 @@ GUEST      = qemu/run -t $(GUEST_TIMEOUT)
 KUNIT_SUITES := intel_pstate_hwp_boost x86_dvfs_emu
 # The only kselftests that may skip in make test's main guest:
 # hwp_boost_test needs Intel HWP hardware, which QEMU never has; dvfs_test
-# needs the emulated DVFS platform, which has a boot of its own (DVFS_BOOT)
-# where nothing may skip. Any other skip fails make test.
-EXPECTED_SKIPS := hwp_boost_test dvfs_test
+# and dvfs_slowdown_test need the emulated DVFS platform, which has boots
+# of its own (DVFS_BOOT, SLOWDOWN_BOOT) where nothing may skip. Any other
+# skip fails make test.
+EXPECTED_SKIPS := hwp_boost_test dvfs_test dvfs_slowdown_test
 # The emulated DVFS platform's boot (CONFIG_X86_DVFS_EMULATION): an Intel
 # family 6 CPU (a Kaby Lake: intel_pstate leaves it alone without HWP),
 # four CPUs so that the turbo limits of 1, 2 and 4 active cores are seen,
@@ -55,6 +56,14 @@ EXPECTED_SKIPS := hwp_boost_test dvfs_test
 DVFS_BOOT  := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=4 \
 	      APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3)"
 DVFS_TESTS := dvfs_test
+# The CPUs' slowdown, timed on the wall clock: that needs a vCPU whose
+# speed is steady, which multi-threaded TCG's is not (it follows the
+# host's load). Under -icount the guest's clock counts instructions
+# (one vCPU: a second does not come up under icount).
+SLOWDOWN_BOOT  := ACCEL=tcg ICOUNT=shift=0,sleep=off SMP=1 \
+		  CPU=max,vendor=GenuineIntel,family=6,model=158 \
+		  APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3)"
+SLOWDOWN_TESTS := dvfs_slowdown_test
 # Builds the rootfs image and prints its path (tests/run replaces it).
 ROOTFS_BUILD ?= rootfs/build
 
@@ -129,25 +138,28 @@ define guest-test
 	exit $$rc
 endef
 
-# $(call dvfs-test,KERNEL,RESULTS,TIMEOUT,NAME): DVFS_TESTS in the
-# emulated-DVFS boot, judged with no skip allowed; fails naming NAME.
+# $(call dvfs-test,KERNEL,RESULTS,TIMEOUT,NAME,BOOT,TESTS,WHAT): TESTS in
+# the boot BOOT (WHAT names it), judged with no skip allowed; fails naming
+# NAME.
 define dvfs-test
-	@echo "$(4): the emulated-DVFS boot ($(DVFS_BOOT))"; \
-	rc=0; $(DVFS_BOOT) qemu/run -t $(3) -o $(2) $(1) "$$(cat $(BUILD)/rootfs.path)" \
-		-- qemu/run-selftests $(DVFS_TESTS) || rc=$$?; \
+	@echo "$(4): the $(7) ($(5))"; \
+	rc=0; $(5) qemu/run -t $(3) -o $(2) $(1) "$$(cat $(BUILD)/rootfs.path)" \
+		-- qemu/run-selftests $(6) || rc=$$?; \
 	qemu/tap-summary $(2)/output.log || rc=1; \
 	if [ $$rc -ne 0 ]; then \
 		grep -a 'dvfs_emu: ' $(2)/console.log | grep -v 'pass:' | sed 's/^/  /' >&2; \
-		echo "$(4) (emulated DVFS boot): FAIL (guest results: $(2))" >&2; \
+		echo "$(4) ($(7)): FAIL (guest results: $(2))" >&2; \
 	fi; \
 	exit $$rc
 endef
 
 ## test            check-host, then the kselftests and KUnit suites in the guest,
-##                 then the emulated-DVFS tests in a boot of their own
+##                 then the emulated-DVFS tests in boots of their own (4 CPUs;
+##                 one CPU under -icount for the slowdown)
 test: deps check-host all
 	$(call guest-test,$(KERNEL),$(RESULTS)/test,$(GUEST_TIMEOUT),make test)
-	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-dvfs,$(GUEST_TIMEOUT),make test)
+	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-dvfs,$(GUEST_TIMEOUT),make test,$(DVFS_BOOT),$(DVFS_TESTS),emulated-DVFS boot)
+	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-slowdown,$(GUEST_TIMEOUT),make test,$(SLOWDOWN_BOOT),$(SLOWDOWN_TESTS),emulated-DVFS icount boot)
 
 ## kernel-kasan    build the test kernel with KASAN (build/obj-kasan)
 kernel-kasan: deps $(KOBJ_KASAN)/.config
@@ -168,7 +180,7 @@ $(KOBJ_KASAN)/.config: $(FRAGMENTS) config/kasan.config $(BUILD)/series.stamp sc
 test-kasan: export override APPEND += no5lvl
 test-kasan: deps check-host kernel-kasan selftests rootfs
 	$(call guest-test,$(KOBJ_KASAN)/arch/x86/boot/bzImage,$(RESULTS)/test-kasan,$(KASAN_TIMEOUT),make test-kasan)
-	$(call dvfs-test,$(KOBJ_KASAN)/arch/x86/boot/bzImage,$(RESULTS)/test-kasan-dvfs,$(KASAN_TIMEOUT),make test-kasan)
+	$(call dvfs-test,$(KOBJ_KASAN)/arch/x86/boot/bzImage,$(RESULTS)/test-kasan-dvfs,$(KASAN_TIMEOUT),make test-kasan,$(DVFS_BOOT),$(DVFS_TESTS),emulated-DVFS boot)
 
 ## run             boot the guest and show what the series adds
 run: deps all

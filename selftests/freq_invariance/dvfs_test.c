@@ -10,8 +10,10 @@
  *   freq_scale = min(f_eff / f_base * 1024 * 1024 / max_freq_ratio, 1024)
  *   f_eff      = min(f_requested, turbo limit for the CPUs in C0)
  *
- * and the turbo limit follows the number of busy CPUs. Skips, as expected,
- * in a boot without dvfs_emu=.
+ * and the turbo limit follows the number of busy CPUs; its cpufreq driver
+ * gives each CPU a policy that the governors drive. (That the CPUs run at
+ * their frequency is dvfs_slowdown_test's, which needs a steady clock.)
+ * Skips, as expected, in a boot without dvfs_emu=.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,8 +28,8 @@
 #include "kselftest.h"
 #include "fi_test.h"
 #include "fi_util.h"
+#include "dvfs_util.h"
 
-#define EMU_DIR		"/sys/kernel/debug/x86/dvfs_emu"
 #define MSR_PLATFORM_INFO		0xce
 #define MSR_TURBO_RATIO_LIMIT		0x1ad
 #define MSR_TURBO_RATIO_LIMIT1		0x1ae
@@ -36,60 +38,12 @@
 #define MSR_IA32_MPERF			0xe7
 #define MSR_IA32_APERF			0xe8
 
-enum { L1C, L2C, L4C, LAC, LEVELS };
-
-struct platform {
-	const char *name;
-	unsigned int min, base, turbo[LEVELS];	/* MHz */
-};
-
-/* The profiles' published figures (Documentation/scheduler/sched-debug.rst) */
-static const struct platform profiles[] = {
-	{ "e5-2670v3", 1200, 2300, { 3100, 3100, 2800, 2600 } },
-	{ "e3-1240v5", 800, 3500, { 3900, 3900, 3700, 3700 } },
-};
-
-static struct platform plat;
 static int cpus[64], nr_cpus, test_cpu;
-static unsigned int saved_req[64];
 
 /* The turbo limit with @n CPUs in C0 (MSR_TURBO_RATIO_LIMIT byte n - 1) */
 static unsigned int cap(int n)
 {
 	return plat.turbo[n <= 1 ? L1C : n == 2 ? L2C : n <= 4 ? L4C : LAC];
-}
-
-/*
- * The platform dvfs_emu= on the kernel command line names: 0, 1 when there
- * is none, -1 when it is not one.
- */
-static int platform_from_cmdline(void)
-{
-	char line[4096], *p, *end;
-	FILE *f = fopen("/proc/cmdline", "r");
-	size_t i;
-
-	if (!f || !fgets(line, sizeof(line), f)) {
-		if (f)
-			fclose(f);
-		return -1;
-	}
-	fclose(f);
-	p = strstr(line, "dvfs_emu=");
-	if (!p)
-		return 1;
-	p += strlen("dvfs_emu=");
-	end = p + strcspn(p, "\n\t ");
-	*end = 0;
-	for (i = 0; i < ARRAY_SIZE(profiles); i++)
-		if (!strcmp(p, profiles[i].name)) {
-			plat = profiles[i];
-			return 0;
-		}
-	plat.name = "explicit";
-	return sscanf(p, "%u,%u,%u,%u,%u,%u", &plat.min, &plat.base,
-		      &plat.turbo[0], &plat.turbo[1], &plat.turbo[2],
-		      &plat.turbo[3]) == 6 ? 0 : -1;
 }
 
 /* "key value" lines of @path: the value of @key */
@@ -179,36 +133,6 @@ static int read_state(int cpu, struct state *st)
 	}
 	fclose(f);
 	return found == (1U << ARRAY_SIZE(keys)) - 1 ? 0 : -1;
-}
-
-static int set_req(int cpu, unsigned int mhz)
-{
-	char path[128], buf[32];
-
-	snprintf(path, sizeof(path), EMU_DIR "/cpu%d/requested_mhz", cpu);
-	snprintf(buf, sizeof(buf), "%u", mhz);
-	return fi_write_str(path, buf);
-}
-
-static int get_req(int cpu, unsigned int *mhz)
-{
-	char path[128];
-	uint64_t v;
-
-	snprintf(path, sizeof(path), EMU_DIR "/cpu%d/requested_mhz", cpu);
-	if (fi_read_u64(path, &v))
-		return -1;
-	*mhz = v;
-	return 0;
-}
-
-static void restore_req(void)
-{
-	int i;
-
-	for (i = 0; i < nr_cpus; i++)
-		if (saved_req[i])
-			set_req(cpus[i], saved_req[i]);
 }
 
 static int test_platform(void)
@@ -339,6 +263,8 @@ static int test_counters(void)
 	char path[128];
 	pid_t pid;
 
+	if (dvfs_set_req(test_cpu, plat.base))
+		return KSFT_FAIL;
 	pid = fi_spawn_spinner(test_cpu);
 	if (pid < 0)
 		return KSFT_FAIL;
@@ -466,7 +392,7 @@ static int test_freq_scale(void)
 			continue;
 		/* Other CPUs active at times lower the limit, at most to all of theirs */
 		lo = want_scale(f[i] < cap(nr_cpus) ? f[i] : cap(nr_cpus));
-		if (set_req(test_cpu, f[i])) {
+		if (dvfs_set_req(test_cpu, f[i])) {
 			fi_err("cannot request %u MHz on CPU %d", f[i], test_cpu);
 			ret = KSFT_FAIL;
 			continue;
@@ -523,7 +449,7 @@ static int test_turbo_cap(void)
 	pid_t pids[64];
 
 	for (i = 0; i < nr_cpus; i++)
-		if (set_req(cpus[i], plat.turbo[L1C]))
+		if (dvfs_set_req(cpus[i], plat.turbo[L1C]))
 			return KSFT_FAIL;
 	for (k = 0; k < (int)ARRAY_SIZE(ks); k++) {
 		int n = ks[k], cpu = cpus[nr_cpus - 1];
@@ -586,6 +512,123 @@ static int test_turbo_cap(void)
 	return ret;
 }
 
+/* Wait up to @ms for CPU @cpu's request to be @mhz */
+static int wait_req(int cpu, unsigned int mhz, int ms, unsigned int *got)
+{
+	uint64_t start = fi_now_us();
+
+	do {
+		if (dvfs_get_req(cpu, got))
+			return -1;
+		if (*got == mhz)
+			return 0;
+		fi_sleep_us(2000);
+	} while (fi_now_us() - start < ms * 1000ULL);
+	return -1;
+}
+
+/* Governor @gov on @cpu; the request it makes within @ms must be @mhz */
+static int governor_requests(int cpu, const char *gov, unsigned int mhz, int ms)
+{
+	unsigned int got = 0;
+
+	if (dvfs_cpufreq_write(cpu, "scaling_governor", gov)) {
+		fi_err("CPU %d: cannot select the %s governor", cpu, gov);
+		return -1;
+	}
+	if (wait_req(cpu, mhz, ms, &got)) {
+		fi_err("CPU %d under %s: request %u MHz, want %u within %d ms", cpu, gov,
+		       got, mhz, ms);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The platform's cpufreq driver: one policy per CPU, the platform's
+ * frequencies from the minimum to the 1-core turbo in 100 MHz steps, and
+ * the governors' choices are the platform's requests: the userspace
+ * governor's setspeed, performance (the 1-core turbo), powersave (the
+ * minimum), ondemand and schedutil for a busy CPU (the 1-core turbo: its
+ * util reaches 1024, and 1.25 x f_1C x util / 1024 is above f_1C from util
+ * 820) and, for schedutil, the minimum once the CPU idles and its util has
+ * decayed. Each change is a transition in the policy's statistics.
+ */
+static int test_cpufreq(void)
+{
+	char buf[1024], want[1024], num[32];
+	int ret = KSFT_PASS, i, len = 0;
+	uint64_t trans0, trans1;
+	unsigned int f, got;
+	pid_t pid;
+
+	for (f = plat.min; f <= plat.turbo[L1C]; f += 100)
+		len += snprintf(want + len, sizeof(want) - len, "%u ", f * 1000);
+	for (i = 0; i < nr_cpus; i++) {
+		int cpu = cpus[i];
+		unsigned long long lo = 0, hi = 0;
+
+		snprintf(num, sizeof(num), "%d", cpu);
+		if (dvfs_cpufreq_read(cpu, "affected_cpus", buf, sizeof(buf)) || strcmp(buf, num)) {
+			fi_err("CPU %d: affected_cpus \"%s\", want its own policy", cpu, buf);
+			ret = KSFT_FAIL;
+		}
+		if (dvfs_cpufreq_read(cpu, "scaling_available_frequencies", buf, sizeof(buf)) ||
+		    strcmp(buf, want)) {
+			fi_err("CPU %d: frequencies \"%s\", want \"%s\"", cpu, buf, want);
+			ret = KSFT_FAIL;
+		}
+		if (!dvfs_cpufreq_read(cpu, "cpuinfo_min_freq", buf, sizeof(buf)))
+			lo = strtoull(buf, NULL, 10);
+		if (!dvfs_cpufreq_read(cpu, "cpuinfo_max_freq", buf, sizeof(buf)))
+			hi = strtoull(buf, NULL, 10);
+		if (lo != plat.min * 1000ULL || hi != plat.turbo[L1C] * 1000ULL) {
+			fi_err("CPU %d: cpuinfo %llu..%llu kHz, want %u..%u", cpu, lo, hi,
+			       plat.min * 1000, plat.turbo[L1C] * 1000);
+			ret = KSFT_FAIL;
+		}
+	}
+	if (ret != KSFT_PASS)
+		return ret;
+
+	snprintf(buf, sizeof(buf), CPUFREQ_DIR "/stats/total_trans", test_cpu);
+	if (dvfs_set_req(test_cpu, plat.min) || fi_read_u64(buf, &trans0) ||
+	    dvfs_set_req(test_cpu, plat.base) || wait_req(test_cpu, plat.base, 0, &got) ||
+	    fi_read_u64(buf, &trans1)) {
+		fi_err("CPU %d: setspeed %u MHz: request %u", test_cpu, plat.base, got);
+		return KSFT_FAIL;
+	}
+	if (trans1 != trans0 + 1) {
+		fi_err("CPU %d: one change of frequency, %llu transitions counted", test_cpu,
+		       (unsigned long long)(trans1 - trans0));
+		ret = KSFT_FAIL;
+	}
+	if (governor_requests(test_cpu, "performance", plat.turbo[L1C], 100) ||
+	    governor_requests(test_cpu, "powersave", plat.min, 100))
+		ret = KSFT_FAIL;
+
+	pid = fi_spawn_spinner(test_cpu);
+	if (pid < 0)
+		return KSFT_FAIL;
+	if (governor_requests(test_cpu, "ondemand", plat.turbo[L1C], 1000) ||
+	    governor_requests(test_cpu, "schedutil", plat.turbo[L1C], 3000))
+		ret = KSFT_FAIL;
+	fi_reap(pid);
+	if (wait_req(test_cpu, plat.min, 3000, &got)) {
+		fi_err("CPU %d under schedutil, idle: request %u MHz, want %u within 3 s",
+		       test_cpu, got, plat.min);
+		ret = KSFT_FAIL;
+	}
+	if (fi_read_u64(buf, &trans0) || trans0 <= trans1 + 3) {
+		fi_err("CPU %d: transitions %llu -> %llu over 4 governors' changes", test_cpu,
+		       (unsigned long long)trans1, (unsigned long long)trans0);
+		ret = KSFT_FAIL;
+	}
+	if (dvfs_cpufreq_write(test_cpu, "scaling_governor", "userspace"))
+		ret = KSFT_FAIL;
+	return ret;
+}
+
 /* Malformed and out-of-range requests: -EINVAL, the request unchanged */
 static int test_bad_requests(void)
 {
@@ -601,11 +644,11 @@ static int test_bad_requests(void)
 	snprintf(above, sizeof(above), "%u", plat.turbo[L1C] + 100);
 	snprintf(step, sizeof(step), "%u", plat.base + 50);
 	snprintf(path, sizeof(path), EMU_DIR "/cpu%d/requested_mhz", test_cpu);
-	if (set_req(test_cpu, plat.base) || get_req(test_cpu, &before))
+	if (dvfs_set_req(test_cpu, plat.base) || dvfs_get_req(test_cpu, &before))
 		return KSFT_FAIL;
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		err = fi_write_str(path, bad[i]);
-		if (get_req(test_cpu, &after))
+		if (dvfs_get_req(test_cpu, &after))
 			return KSFT_FAIL;
 		if (err != -EINVAL || after != before) {
 			fi_err("write \"%s\": %s, request %u -> %u; want EINVAL, unchanged",
@@ -618,6 +661,7 @@ static int test_bad_requests(void)
 
 static const struct fi_test tests[] = {
 	{ "platform_is_the_boot_parameters", test_platform },
+	{ "cpufreq_governors_drive_the_platform", test_cpufreq },
 	{ "msrs_are_the_parts", test_msrs },
 	{ "counters_count_tsc_ticks_in_c0", test_counters },
 	{ "real_code_picks_4core_reference", test_reference },
@@ -628,11 +672,12 @@ static const struct fi_test tests[] = {
 
 int main(void)
 {
+	const char *why;
 	struct stat st;
 	int i;
 
 	ksft_print_header();
-	i = platform_from_cmdline();
+	i = dvfs_platform_from_cmdline();
 	if (i > 0)
 		ksft_exit_skip("booted without dvfs_emu= (a platform for guests: %s)\n",
 			       "make test boots it on its own");
@@ -648,10 +693,9 @@ int main(void)
 	test_cpu = cpus[nr_cpus - 1];
 	if (fi_pin_self(cpus[0]))
 		ksft_exit_fail_msg("cannot pin to CPU %d: %m\n", cpus[0]);
-	for (i = 0; i < nr_cpus; i++)
-		if (get_req(cpus[i], &saved_req[i]))
-			ksft_exit_fail_msg("cannot read CPU %d's requested_mhz\n", cpus[i]);
-	atexit(restore_req);
+	why = dvfs_take_cpus(cpus, nr_cpus);
+	if (why)
+		ksft_exit_fail_msg("%s\n", why);
 	fi_info("platform %s: %u..%u MHz, base %u, turbo %u/%u/%u/%u\n", plat.name,
 		plat.min, plat.turbo[L1C], plat.base, plat.turbo[L1C], plat.turbo[L2C],
 		plat.turbo[L4C], plat.turbo[LAC]);

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The emulated DVFS platform's CPUs run at their effective frequency
+ * (CONFIG_X86_DVFS_EMULATION, booted with dvfs_emu=): a fixed amount of
+ * work, a counted loop, on a CPU alone busy (its turbo limit the 1-core
+ * turbo) takes f_1C / f as long at frequency f, requested through the
+ * platform's cpufreq driver and its userspace governor, at 8 frequencies
+ * from the minimum to the 1-core turbo.
+ *
+ * Wall-clock slowdown needs a vCPU whose speed is steady: under QEMU TCG
+ * without -icount it follows the host's load (20% between identical runs
+ * on a 2-CPU host), so make test runs this in a boot of its own with
+ * -icount, where the guest's clock counts instructions. The test checks
+ * that first, and fails saying so when it is not.
+ *
+ * Skips, as expected, in a boot without dvfs_emu=.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <x86intrin.h>
+
+#include "kselftest.h"
+#include "fi_test.h"
+#include "fi_util.h"
+#include "dvfs_util.h"
+
+#define RUN_MS		50	/* the work's length at the 1-core turbo */
+#define TOL		0.03
+#define STEADY		0.01	/* identical runs agree within 1% */
+#define GAP_US		2	/* an iteration this long was interrupted */
+
+static int cpus[64], nr_cpus, test_cpu;
+
+struct run {
+	double ms;		/* wall-clock time of the work */
+	double lost;		/* the fraction of it the loop did not run */
+};
+
+/*
+ * Count to @n, 16 at a time, reading the TSC at each step: the time it
+ * took, and the fraction of it spent in steps longer than GAP_US, i.e.
+ * in interrupts (the tick, and the slowdown's spinning in it).
+ */
+static struct run count(unsigned long n)
+{
+	uint64_t t0 = fi_now_us(), c0 = __rdtsc(), prev, now = c0, gaps = 0;
+	unsigned long i;
+	struct run r;
+	double per_us;
+	uint64_t gap;
+	int j;
+
+	/* The TSC's rate from a 1 ms sample: fine enough for the threshold */
+	while (fi_now_us() - t0 < 1000)
+		now = __rdtsc();
+	per_us = (now - c0) / (double)(fi_now_us() - t0);
+	gap = GAP_US * per_us;
+
+	t0 = fi_now_us();
+	c0 = __rdtsc();
+	prev = c0;
+	for (i = 0; i < n; ) {
+		/* Counted one by one: the compiler may not fold the loop */
+		for (j = 0; j < 16; j++)
+			asm volatile("inc %0" : "+r" (i));
+		now = __rdtsc();
+		if (now - prev > gap)
+			gaps += now - prev;
+		prev = now;
+	}
+	r.ms = (fi_now_us() - t0) / 1000.0;
+	r.lost = (double)gaps / (now - c0);
+	return r;
+}
+
+/*
+ * Each frequency's run is timed between two at the 1-core turbo, which
+ * must agree within 1% (the vCPU is steady; else, as when another task
+ * ran on the CPU meanwhile, the three are measured again, 3 times at
+ * most), and each run starts with
+ * 5% of the loop untimed at its frequency: the slowdown is paid at ticks
+ * (1 ms at HZ=1000), and what a run's last partial tick owes is paid at
+ * the next tick the CPU runs a task.
+ *
+ * The expectation: at the 1-core turbo the loop runs 1 - L of the time,
+ * the rest (L, measured) goes to the tick, whose work a CPU at f also
+ * does and at f takes f_1C / f as long. So the work W = (1 - L) t_1C =
+ * (f / f_1C - L) t_f, and t_f / t_1C = (1 - L) / (f / f_1C - L), which
+ * is f_1C / f when the tick costs nothing. Under -icount shift=0 the
+ * tick's L is about 1%.
+ */
+static int test_slowdown(void)
+{
+	unsigned int fmax = plat.turbo[L1C], f[8];
+	unsigned long n = 1000000;
+	int ret = KSFT_PASS, i;
+	struct run a, b, r;
+
+	for (i = 0; i < 8; i++)
+		f[i] = (plat.min + (fmax - plat.min) * i / 7) / 100 * 100;
+	/* No other CPU owes time (spinning vCPUs take the host's CPUs) */
+	for (i = 0; i < nr_cpus; i++)
+		if (dvfs_set_req(cpus[i], fmax))
+			return KSFT_FAIL;
+	/* n such that the loop takes about RUN_MS at the 1-core turbo */
+	for (i = 0; i < 10; i++) {
+		a = count(n);
+		if (a.ms >= RUN_MS / 4.0)
+			break;
+		n *= 4;
+	}
+	n = n * (RUN_MS / a.ms);
+	a = count(n);
+	n = n * (RUN_MS / a.ms);
+
+	for (i = 0; i < 8; i++) {
+		double r_f = (double)f[i] / fmax, lost, t_ref, want, got;
+		int k;
+
+		for (k = 0; k < 3; k++) {
+			count(n / 20);
+			a = count(n);
+			if (dvfs_set_req(test_cpu, f[i]))
+				return KSFT_FAIL;
+			count(n / 20);
+			r = count(n);
+			if (dvfs_set_req(test_cpu, fmax))
+				return KSFT_FAIL;
+			count(n / 20);
+			b = count(n);
+			t_ref = (a.ms + b.ms) / 2;
+			if (fabs(a.ms - b.ms) <= t_ref * STEADY)
+				break;
+			fi_info("%u MHz: the same work took %.2f, then %.2f ms at %u MHz: again\n",
+				f[i], a.ms, b.ms, fmax);
+		}
+		lost = (a.lost + b.lost) / 2;
+		want = (1 - lost) / (r_f - lost);
+		got = r.ms / t_ref;
+		fi_info("%u MHz: %.2f ms, %.4f x the %.2f ms at %u MHz (want %.4f: %u / f = %.4f, the tick %.2f%%)\n",
+			f[i], r.ms, got, t_ref, fmax, want, fmax, 1 / r_f, lost * 100);
+		if (k == 3) {
+			fi_err("%u MHz: the vCPU's speed is not steady: the same work took %.2f, then %.2f ms at %u MHz (QEMU TCG without -icount?)",
+			       f[i], a.ms, b.ms, fmax);
+			ret = KSFT_FAIL;
+		} else if (fabs(got - want) > want * TOL) {
+			fi_err("%u MHz: the work took %.4f x as long as at %u MHz, want %.4f +- %.0f%%",
+			       f[i], got, fmax, want, TOL * 100);
+			ret = KSFT_FAIL;
+		}
+	}
+	return ret;
+}
+
+static const struct fi_test tests[] = {
+	{ "cpus_run_at_their_frequency", test_slowdown },
+};
+
+int main(void)
+{
+	const char *why;
+	struct stat st;
+	int i;
+
+	ksft_print_header();
+	i = dvfs_platform_from_cmdline();
+	if (i > 0)
+		ksft_exit_skip("booted without dvfs_emu= (a platform for guests: %s)\n",
+			       "make test boots it on its own");
+	if (i < 0)
+		ksft_exit_fail_msg("dvfs_emu= on the command line is not a platform\n");
+	if (stat(EMU_DIR, &st))
+		ksft_exit_fail_msg("booted with dvfs_emu= but no " EMU_DIR ": %s\n",
+				   "CONFIG_X86_DVFS_EMULATION=n, or refused (dmesg | grep dvfs_emu)");
+	nr_cpus = fi_online_cpus(cpus, ARRAY_SIZE(cpus));
+	if (nr_cpus < 1)
+		ksft_exit_fail_msg("no online CPU\n");
+	test_cpu = cpus[nr_cpus - 1];
+	why = dvfs_take_cpus(cpus, nr_cpus);
+	if (why)
+		ksft_exit_fail_msg("%s\n", why);
+	if (fi_pin_self(test_cpu))
+		ksft_exit_fail_msg("cannot pin to CPU %d: %m\n", test_cpu);
+	fi_info("platform %s: %u..%u MHz; CPU %d of %d\n", plat.name, plat.min,
+		plat.turbo[L1C], test_cpu, nr_cpus);
+	fi_run_tests(tests, ARRAY_SIZE(tests));
+}

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The emulated DVFS platform (dvfs_emu=) as the tests see it: the platform
+ * the command line names, its debugfs files, and its cpufreq driver.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dvfs_util.h"
+#include "fi_util.h"
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
+/* The profiles' published figures (Documentation/scheduler/sched-debug.rst) */
+static const struct platform profiles[] = {
+	{ "e5-2670v3", 1200, 2300, { 3100, 3100, 2800, 2600 } },
+	{ "e3-1240v5", 800, 3500, { 3900, 3900, 3700, 3700 } },
+};
+
+struct platform plat;
+
+/*
+ * The platform dvfs_emu= on the kernel command line names, in plat: 0, 1
+ * when there is none, -1 when it is not one.
+ */
+int dvfs_platform_from_cmdline(void)
+{
+	char line[4096], *p, *end;
+	FILE *f = fopen("/proc/cmdline", "r");
+	size_t i;
+
+	if (!f || !fgets(line, sizeof(line), f)) {
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	fclose(f);
+	p = strstr(line, "dvfs_emu=");
+	if (!p)
+		return 1;
+	p += strlen("dvfs_emu=");
+	end = p + strcspn(p, "\n\t ");
+	*end = 0;
+	for (i = 0; i < ARRAY_SIZE(profiles); i++)
+		if (!strcmp(p, profiles[i].name)) {
+			plat = profiles[i];
+			return 0;
+		}
+	plat.name = "explicit";
+	return sscanf(p, "%u,%u,%u,%u,%u,%u", &plat.min, &plat.base,
+		      &plat.turbo[0], &plat.turbo[1], &plat.turbo[2],
+		      &plat.turbo[3]) == 6 ? 0 : -1;
+}
+
+/* CPU @cpu's cpufreq file @name: read into @buf, or written with @val */
+int dvfs_cpufreq_read(int cpu, const char *name, char *buf, size_t size)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), CPUFREQ_DIR "/%s", cpu, name);
+	return fi_read_line(path, buf, size);
+}
+
+int dvfs_cpufreq_write(int cpu, const char *name, const char *val)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), CPUFREQ_DIR "/%s", cpu, name);
+	return fi_write_str(path, val);
+}
+
+/*
+ * Request @mhz for @cpu as a user would: the userspace governor's
+ * scaling_setspeed (dvfs_take_cpus() puts the CPUs under it).
+ */
+int dvfs_set_req(int cpu, unsigned int mhz)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%u", mhz * 1000);
+	return dvfs_cpufreq_write(cpu, "scaling_setspeed", buf);
+}
+
+/* The platform's request for @cpu (debugfs) */
+int dvfs_get_req(int cpu, unsigned int *mhz)
+{
+	char path[128];
+	uint64_t v;
+
+	snprintf(path, sizeof(path), EMU_DIR "/cpu%d/requested_mhz", cpu);
+	if (fi_read_u64(path, &v))
+		return -1;
+	*mhz = v;
+	return 0;
+}
+
+static int taken[64], nr_taken;
+static unsigned int saved_req[64];
+static char saved_gov[64][32];
+
+static void dvfs_give_back(void)
+{
+	int i;
+
+	for (i = 0; i < nr_taken; i++) {
+		if (saved_req[i])
+			dvfs_set_req(taken[i], saved_req[i]);
+		if (saved_gov[i][0])
+			dvfs_cpufreq_write(taken[i], "scaling_governor", saved_gov[i]);
+	}
+}
+
+/*
+ * The @n CPUs in @cpus under the platform's cpufreq driver (dvfs-emu) and
+ * its userspace governor, their governors and requests restored at exit:
+ * NULL, or what is wrong.
+ */
+const char *dvfs_take_cpus(const int *cpus, int n)
+{
+	static char why[160];
+	int i;
+
+	if (n > (int)ARRAY_SIZE(taken))
+		n = ARRAY_SIZE(taken);
+	for (i = 0; i < n; i++) {
+		char drv[32] = "none";
+
+		if (dvfs_cpufreq_read(cpus[i], "scaling_driver", drv, sizeof(drv)) ||
+		    strcmp(drv, "dvfs-emu")) {
+			snprintf(why, sizeof(why),
+				 "CPU %d: cpufreq driver \"%s\", not dvfs-emu (CONFIG_X86_DVFS_EMU_CPUFREQ=n?)",
+				 cpus[i], drv);
+			return why;
+		}
+		taken[i] = cpus[i];
+		if (dvfs_cpufreq_read(cpus[i], "scaling_governor", saved_gov[i],
+				      sizeof(saved_gov[i]))) {
+			snprintf(why, sizeof(why), "cannot read CPU %d's governor", cpus[i]);
+			return why;
+		}
+	}
+	nr_taken = n;
+	atexit(dvfs_give_back);
+	for (i = 0; i < n; i++) {
+		if (dvfs_cpufreq_write(cpus[i], "scaling_governor", "userspace")) {
+			snprintf(why, sizeof(why),
+				 "CPU %d: cannot select the userspace governor (CONFIG_CPU_FREQ_GOV_USERSPACE=n?)",
+				 cpus[i]);
+			return why;
+		}
+		if (dvfs_get_req(cpus[i], &saved_req[i])) {
+			snprintf(why, sizeof(why), "cannot read CPU %d's requested_mhz", cpus[i]);
+			return why;
+		}
+	}
+	return NULL;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The emulated DVFS platform (dvfs_emu=) as the tests see it: the platform
+ * the command line names, its debugfs files, and its cpufreq driver.
+ */
+#ifndef DVFS_UTIL_H
+#define DVFS_UTIL_H
+
+#include <stddef.h>
+
+#define EMU_DIR		"/sys/kernel/debug/x86/dvfs_emu"
+#define CPUFREQ_DIR	"/sys/devices/system/cpu/cpu%d/cpufreq"
+
+enum { L1C, L2C, L4C, LAC, LEVELS };
+
+struct platform {
+	const char *name;
+	unsigned int min, base, turbo[LEVELS];	/* MHz */
+};
+
+extern struct platform plat;
+
+int dvfs_platform_from_cmdline(void);
+const char *dvfs_take_cpus(const int *cpus, int n);
+int dvfs_cpufreq_read(int cpu, const char *name, char *buf, size_t size);
+int dvfs_cpufreq_write(int cpu, const char *name, const char *val);
+int dvfs_set_req(int cpu, unsigned int mhz);
+int dvfs_get_req(int cpu, unsigned int *mhz);
+
+#endif
