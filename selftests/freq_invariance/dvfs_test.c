@@ -96,6 +96,7 @@ static int msr_read(int cpu, unsigned int msr, uint64_t *val)
 struct state {
 	uint64_t aperf, mperf;
 	uint64_t level_us[LEVELS];	/* the package's time at each turbo level */
+	uint64_t slowed_us, dropped_us;	/* the slowdown's, in total */
 };
 
 /*
@@ -107,10 +108,11 @@ static int read_state(int cpu, struct state *st)
 {
 	static const char * const keys[] = {
 		"aperf", "mperf", "level_1c_us", "level_2c_us", "level_4c_us",
-		"level_all_us",
+		"level_all_us", "slowed_us", "dropped_us",
 	};
 	uint64_t *vals[] = { &st->aperf, &st->mperf, &st->level_us[0],
-			     &st->level_us[1], &st->level_us[2], &st->level_us[3] };
+			     &st->level_us[1], &st->level_us[2], &st->level_us[3],
+			     &st->slowed_us, &st->dropped_us };
 	char path[128], line[128], key[32];
 	unsigned long long v;
 	unsigned int found = 0;
@@ -364,11 +366,45 @@ static double want_scale(unsigned int eff)
 }
 
 /*
+ * The slowdown of test_cpu, busy at @mhz (its limit above @mhz): over 100
+ * ms of C0 time c, it spends (1 - f/f_1C) x c spinning in the tick, or
+ * drops it, within two ticks (2 ms at HZ=1000: what one tick pays late
+ * and one carries) and 2%. Were the spinning not itself C0 time that owes,
+ * it would be (1 - r) / (2 - r) of c.
+ */
+static int check_slowed(unsigned int mhz)
+{
+	double c, paid, want;
+	struct state s0, s1;
+	int l;
+
+	if (read_state(test_cpu, &s0))
+		return -1;
+	fi_sleep_us(100000);
+	if (read_state(test_cpu, &s1))
+		return -1;
+	for (l = 0, c = 0; l < LEVELS; l++)
+		c += s1.level_us[l] - s0.level_us[l];
+	paid = (s1.slowed_us - s0.slowed_us) + (s1.dropped_us - s0.dropped_us);
+	want = (1 - (double)mhz / plat.turbo[L1C]) * c;
+	fi_info("%u MHz: spun %.1f ms (%.1f dropped) of %.1f ms in C0, want %.1f\n", mhz,
+		(s1.slowed_us - s0.slowed_us) / 1000.0,
+		(s1.dropped_us - s0.dropped_us) / 1000.0, c / 1000, want / 1000);
+	if (fabs(paid - want) > 2000 + want * 0.02) {
+		fi_err("%u MHz: the CPU spun %.1f ms of %.1f in C0, want %.1f +- 2 ms +- 2%%",
+		       mhz, paid / 1000, c / 1000, want / 1000);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * A busy CPU at frequencies from the minimum to the 1-core turbo: its
  * freq_scale, computed by scale_freq_tick() from the counters, is the
- * formula's within 1%, once it has settled at the new frequency. Where
- * the request is above a turbo limit, other CPUs active at times can lower
- * the effective frequency, at most to the limit with all of them active.
+ * formula's within 1%, once it has settled at the new frequency, and it
+ * spins what it owes (check_slowed()). Where the request is above a turbo
+ * limit, other CPUs active at times can lower the effective frequency, at
+ * most to the limit with all of them active.
  */
 static int test_freq_scale(void)
 {
@@ -422,6 +458,9 @@ static int test_freq_scale(void)
 		}
 		fi_info("%u MHz: freq_scale %llu (formula %.1f)\n", f[i],
 			(unsigned long long)scale, want);
+		/* Where no limit is below the request, it is the effective one */
+		if (f[i] <= cap(nr_cpus) && check_slowed(f[i]))
+			ret = KSFT_FAIL;
 	}
 	fi_reap(pid);
 	return ret;
@@ -552,7 +591,8 @@ static int governor_requests(int cpu, const char *gov, unsigned int mhz, int ms)
  * minimum), ondemand and schedutil for a busy CPU (the 1-core turbo: its
  * util reaches 1024, and 1.25 x f_1C x util / 1024 is above f_1C from util
  * 820) and, for schedutil, the minimum once the CPU idles and its util has
- * decayed. Each change is a transition in the policy's statistics.
+ * decayed, switching from the scheduler (fast switch: no sugov:N kthread).
+ * Each change is a transition in the policy's statistics.
  */
 static int test_cpufreq(void)
 {
@@ -613,6 +653,13 @@ static int test_cpufreq(void)
 	if (governor_requests(test_cpu, "ondemand", plat.turbo[L1C], 1000) ||
 	    governor_requests(test_cpu, "schedutil", plat.turbo[L1C], 3000))
 		ret = KSFT_FAIL;
+	/* schedutil switches from the scheduler: no sugov:N kthread */
+	snprintf(num, sizeof(num), "sugov:%d", test_cpu);
+	if (fi_find_task(num) > 0) {
+		fi_err("CPU %d under schedutil: a %s kthread, so no fast switching", test_cpu,
+		       num);
+		ret = KSFT_FAIL;
+	}
 	fi_reap(pid);
 	if (wait_req(test_cpu, plat.min, 3000, &got)) {
 		fi_err("CPU %d under schedutil, idle: request %u MHz, want %u within 3 s",
@@ -629,7 +676,10 @@ static int test_cpufreq(void)
 	return ret;
 }
 
-/* Malformed and out-of-range requests: -EINVAL, the request unchanged */
+/*
+ * Malformed and out-of-range requests: -EINVAL, the request unchanged; a
+ * well-formed one while the cpufreq driver owns the requests: -EBUSY.
+ */
 static int test_bad_requests(void)
 {
 	char below[16], above[16], step[16];
@@ -655,6 +705,16 @@ static int test_bad_requests(void)
 			       bad[i], err ? strerror(-err) : "accepted", before, after);
 			ret = KSFT_FAIL;
 		}
+	}
+	/* Well-formed, but the cpufreq driver owns the requests */
+	snprintf(step, sizeof(step), "%u", plat.min);
+	err = fi_write_str(path, step);
+	if (dvfs_get_req(test_cpu, &after))
+		return KSFT_FAIL;
+	if (err != -EBUSY || after != before) {
+		fi_err("write \"%s\" under the cpufreq driver: %s, request %u -> %u; want EBUSY, unchanged",
+		       step, err ? strerror(-err) : "accepted", before, after);
+		ret = KSFT_FAIL;
 	}
 	return ret;
 }

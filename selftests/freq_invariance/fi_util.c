@@ -4,6 +4,7 @@
  * reading PELT signals from /proc/PID/sched (CONFIG_SCHED_DEBUG).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
@@ -653,4 +654,26 @@ void fi_reap(pid_t pid)
 		return;
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
+}
+
+/* The PID of a task whose comm is @comm, 0 if none */
+pid_t fi_find_task(const char *comm)
+{
+	char path[64], buf[32];
+	struct dirent *d;
+	pid_t pid = 0;
+	DIR *dir;
+
+	dir = opendir("/proc");
+	if (!dir)
+		return -errno;
+	while (!pid && (d = readdir(dir))) {
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/comm", atoi(d->d_name));
+		if (!fi_read_line(path, buf, sizeof(buf)) && !strcmp(buf, comm))
+			pid = atoi(d->d_name);
+	}
+	closedir(dir);
+	return pid;
 }

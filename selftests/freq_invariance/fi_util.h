@@ -81,6 +81,7 @@ int fi_measure_duty(int cpu, double period_us, double busy_us, double settle_us,
 pid_t fi_fork(void);
 void fi_teardown_on_signals(void);
 pid_t fi_spawn_spinner(int cpu);
+pid_t fi_find_task(const char *comm);
 void fi_reap(pid_t pid);
 
 #endif
