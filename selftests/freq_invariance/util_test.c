@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "kselftest.h"
 #include "fi_test.h"
@@ -33,7 +34,8 @@
  */
 #define BUSY_UTIL		720
 #define DEADLINE_MS		500	/* no transition may take longer */
-#define WAKE_DEADLINE_MS	5000	/* a woken task runs and sleeps again */
+#define WAKE_DEADLINE_MS	5000	/* a woken task runs and sleeps again;
+					 * a busy one gets its running time */
 #define SAMPLE_US		2000
 
 static int test_cpu, sampler_cpu;
@@ -245,6 +247,16 @@ static int test_busy_task_rises(void)
 }
 
 /* Wait until task @pid sleeps (state S in /proc/PID/stat), for @ms at most. */
+/* Spin until the calling thread has run for @ms */
+static void spin_running_ms(int ms)
+{
+	struct timespec ts;
+
+	do
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	while (ts.tv_sec * 1000 + ts.tv_nsec / 1000000 < ms);
+}
+
 /*
  * Wait up to @ms for task @pid to be asleep (S); 0 when it is, else -1
  * with its last state in @state ('?' if /proc could not be read).
@@ -328,12 +340,17 @@ static int test_idle_task_decays(void)
 	if (!pid) {
 		if (fi_pin_self(test_cpu))
 			_exit(1);
-		fi_spin_us(DEADLINE_MS * 1000);
+		/*
+		 * Busy for DEADLINE_MS of its own running time, not of the
+		 * wall clock: other tasks on its CPU at the start of a boot
+		 * held util_avg at 565 after 500 ms of wall-clock time.
+		 */
+		spin_running_ms(DEADLINE_MS);
 		while (read(down[0], &c, 1) == 1)
 			;
 		_exit(0);
 	}
-	if (wait_sleeping(pid, DEADLINE_MS + 1000) || fi_read_pelt(pid, &r0)) {
+	if (wait_sleeping(pid, WAKE_DEADLINE_MS) || fi_read_pelt(pid, &r0)) {
 		fi_err("the busy child did not block");
 		goto out;
 	}
