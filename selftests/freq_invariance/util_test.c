@@ -34,8 +34,8 @@
  */
 #define BUSY_UTIL		720
 #define DEADLINE_MS		500	/* no transition may take longer */
-#define WAKE_DEADLINE_MS	5000	/* a woken task runs and sleeps again;
-					 * a busy one gets its running time */
+/* A woken task runs and sleeps again, a busy one gets its running time */
+#define WAKE_DEADLINE_MS	5000
 #define SAMPLE_US		2000
 
 static int test_cpu, sampler_cpu;
