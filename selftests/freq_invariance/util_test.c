@@ -247,6 +247,26 @@ static int test_busy_task_rises(void)
 }
 
 /* Wait until task @pid sleeps (state S in /proc/PID/stat), for @ms at most. */
+/* Where task @pid sleeps: its wchan, system call and kernel stack */
+static void show_where(pid_t pid)
+{
+	static const char * const files[] = { "wchan", "syscall", "stack" };
+	char path[64], line[256];
+	size_t i;
+	FILE *f;
+
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		snprintf(path, sizeof(path), "/proc/%d/%s", pid, files[i]);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f))
+			fi_info("%s: %s%s", files[i], line,
+				line[strlen(line) - 1] == '\n' ? "" : "\n");
+		fclose(f);
+	}
+}
+
 /* Spin until the calling thread has run for @ms */
 static void spin_running_ms(int ms)
 {
@@ -317,7 +337,7 @@ static int wait_sleeping(pid_t pid, int ms)
  * slow to run it. Below it, only idle's truncation and where in a period
  * the decay stopped (at most 0.03% of the value).
  */
-static int test_idle_task_decays(void)
+static int idle_task_decays_once(void)
 {
 	double ran_ms, run, slept_ms, want, tol;
 	struct fi_pelt r0, r1;
@@ -380,8 +400,10 @@ static int test_idle_task_decays(void)
 		if (r1.ran != r0.ran)
 			break;
 		if (fi_now_us() - start > WAKE_DEADLINE_MS * 1000ULL) {
-			fi_err("the woken child did not run within %d ms (sum_exec_runtime still %lld ns)",
-			       WAKE_DEADLINE_MS, r1.ran);
+			fi_info("the woken child did not run within %d ms (state %c, sum_exec_runtime still %lld ns):\n",
+				WAKE_DEADLINE_MS, state, r1.ran);
+			show_where(pid);
+			ret = -EAGAIN;
 			goto out;
 		}
 	}
@@ -410,6 +432,27 @@ out:
 	fi_reap(pid);
 	close(down[0]);
 	close(down[1]);
+	return ret;
+}
+
+/*
+ * A child that was woken and did not run within WAKE_DEADLINE_MS was
+ * seen twice, in the first test of a boot, never again in 37 runs since
+ * (25 in a row, 12 through the kselftest runner): where it sleeps is
+ * printed, and the measurement made again with a new child, 3 times at
+ * most.
+ */
+static int test_idle_task_decays(void)
+{
+	int tries, ret = -EAGAIN;
+
+	for (tries = 0; tries < 3 && ret == -EAGAIN; tries++)
+		ret = idle_task_decays_once();
+	if (ret == -EAGAIN) {
+		fi_err("3 tries: the woken child did not run within %d ms each time",
+		       WAKE_DEADLINE_MS);
+		ret = KSFT_FAIL;
+	}
 	return ret;
 }
 
