@@ -358,19 +358,27 @@ static int idle_task_decays_once(void)
 		return KSFT_FAIL;
 	}
 	if (!pid) {
+		uint64_t t0 = fi_now_us();
+		long long util = 0, ran;
+
 		if (fi_pin_self(test_cpu))
 			_exit(1);
 		/*
 		 * Busy for DEADLINE_MS of its own running time, not of the
-		 * wall clock: other tasks on its CPU at the start of a boot
-		 * held util_avg at 565 after 500 ms of wall-clock time.
+		 * wall clock, and then until its util_avg is above BUSY_UTIL:
+		 * other tasks on its CPU at the start of a boot (the kselftest
+		 * runner's) held it at 565 after 500 ms of wall-clock time,
+		 * and at 672 after 500 ms of running.
 		 */
 		spin_running_ms(DEADLINE_MS);
+		while (!fi_read_util_ran(&util, &ran) && util <= BUSY_UTIL &&
+		       fi_now_us() - t0 < WAKE_DEADLINE_MS * 1000ULL)
+			spin_running_ms(ran / 1000000 + 10);
 		while (read(down[0], &c, 1) == 1)
 			;
 		_exit(0);
 	}
-	if (wait_sleeping(pid, WAKE_DEADLINE_MS) || fi_read_pelt(pid, &r0)) {
+	if (wait_sleeping(pid, 2 * WAKE_DEADLINE_MS) || fi_read_pelt(pid, &r0)) {
 		fi_err("the busy child did not block");
 		goto out;
 	}
