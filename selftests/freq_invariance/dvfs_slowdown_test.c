@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include <sys/stat.h>
 #include <x86intrin.h>
 
 #include "kselftest.h"
@@ -189,19 +188,14 @@ static const struct fi_test tests[] = {
 int main(void)
 {
 	const char *why;
-	struct stat st;
 	int i;
 
 	ksft_print_header();
-	i = dvfs_platform_from_cmdline();
+	i = dvfs_booted(&why);
 	if (i > 0)
-		ksft_exit_skip("booted without dvfs_emu= (a platform for guests: %s)\n",
-			       "make test boots it on its own");
+		ksft_exit_skip("%s\n", why);
 	if (i < 0)
-		ksft_exit_fail_msg("dvfs_emu= on the command line is not a platform\n");
-	if (stat(EMU_DIR, &st))
-		ksft_exit_fail_msg("booted with dvfs_emu= but no " EMU_DIR ": %s\n",
-				   "CONFIG_X86_DVFS_EMULATION=n, or refused (dmesg | grep dvfs_emu)");
+		ksft_exit_fail_msg("%s\n", why);
 	nr_cpus = fi_online_cpus(cpus, ARRAY_SIZE(cpus));
 	if (nr_cpus < 1)
 		ksft_exit_fail_msg("no online CPU\n");

@@ -23,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 
 #include "kselftest.h"
 #include "fi_test.h"
@@ -740,20 +739,14 @@ static const struct fi_test tests[] = {
 int main(void)
 {
 	const char *why;
-	struct stat st;
 	int i;
 
 	ksft_print_header();
-	i = dvfs_platform_from_cmdline();
+	i = dvfs_booted(&why);
 	if (i > 0)
-		ksft_exit_skip("booted without dvfs_emu= (a platform for guests: %s)\n",
-			       "make test boots it on its own");
+		ksft_exit_skip("%s\n", why);
 	if (i < 0)
-		ksft_exit_fail_msg("dvfs_emu= on the command line is not a platform\n");
-	/* Asked for at boot: a kernel or a CPU that refuses it fails */
-	if (stat(EMU_DIR, &st))
-		ksft_exit_fail_msg("booted with dvfs_emu= but no " EMU_DIR ": %s\n",
-				   "CONFIG_X86_DVFS_EMULATION=n, or refused (dmesg | grep dvfs_emu)");
+		ksft_exit_fail_msg("%s\n", why);
 	nr_cpus = fi_online_cpus(cpus, ARRAY_SIZE(cpus));
 	if (nr_cpus < 2)
 		ksft_exit_skip("needs two CPUs\n");

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dvfs_util.h"
 #include "fi_util.h"
@@ -55,6 +56,32 @@ int dvfs_platform_from_cmdline(void)
 	return sscanf(p, "%u,%u,%u,%u,%u,%u", &plat.min, &plat.base,
 		      &plat.turbo[0], &plat.turbo[1], &plat.turbo[2],
 		      &plat.turbo[3]) == 6 ? 0 : -1;
+}
+
+/*
+ * Whether this boot has the platform: 0 (in plat); 1, skip: booted
+ * without dvfs_emu=; -1, fail: dvfs_emu= is not a platform, or was asked
+ * for at boot and the kernel or the CPU refused it. @why says which.
+ */
+int dvfs_booted(const char **why)
+{
+	struct stat st;
+	int ret = dvfs_platform_from_cmdline();
+
+	if (ret > 0) {
+		*why = "booted without dvfs_emu= (a platform for guests: make test boots it on its own)";
+		return 1;
+	}
+	if (ret < 0) {
+		*why = "dvfs_emu= on the command line is not a platform";
+		return -1;
+	}
+	if (stat(EMU_DIR, &st)) {
+		*why = "booted with dvfs_emu= but no " EMU_DIR
+		       ": CONFIG_X86_DVFS_EMULATION=n, or refused (dmesg | grep dvfs_emu)";
+		return -1;
+	}
+	return 0;
 }
 
 /* CPU @cpu's cpufreq file @name: read into @buf, or written with @val */

@@ -21,6 +21,7 @@ struct platform {
 extern struct platform plat;
 
 int dvfs_platform_from_cmdline(void);
+int dvfs_booted(const char **why);
 const char *dvfs_take_cpus(const int *cpus, int n);
 int dvfs_cpufreq_read(int cpu, const char *name, char *buf, size_t size);
 int dvfs_cpufreq_write(int cpu, const char *name, const char *val);
