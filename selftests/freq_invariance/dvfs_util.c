@@ -69,7 +69,7 @@ int dvfs_booted(const char **why)
 	int ret = dvfs_platform_from_cmdline();
 
 	if (ret > 0) {
-		*why = "booted without dvfs_emu= (a platform for guests: make test boots it on its own)";
+		*why = "booted without dvfs_emu= (make test boots the platform on its own)";
 		return 1;
 	}
 	if (ret < 0) {
