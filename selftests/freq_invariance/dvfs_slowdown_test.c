@@ -32,6 +32,7 @@
 #define STEADY		0.01	/* identical runs agree within 1% */
 #define GAP_US		2	/* an iteration this long was interrupted */
 #define QUIET		0.10	/* the tick takes less: more is another task */
+#define TRIES		10	/* the tail of the boot took 0.5 s of the CPU */
 
 static int cpus[64], nr_cpus, test_cpu;
 
@@ -93,7 +94,7 @@ static struct run count(unsigned long n)
  * must agree within 1% (the vCPU is steady) and lose less than 10% of
  * their time (the tick alone takes about 2%), and the task must have run
  * for all of the run at f; else, as when another task ran on the CPU
- * meanwhile (the tail of the boot), the three are measured again, 3 times
+ * meanwhile (the tail of the boot), the three are measured again, TRIES times
  * at most. Each run starts with
  * 5% of the loop untimed at its frequency: the slowdown is paid at ticks
  * (1 ms at HZ=1000), and what a run's last partial tick owes is paid at
@@ -137,7 +138,7 @@ static int test_slowdown(void)
 		double r_f = (double)f[i] / fmax, lost, t_ref, want, got;
 		int k;
 
-		for (k = 0; k < 3; k++) {
+		for (k = 0; k < TRIES; k++) {
 			count(n / 20);
 			a = count(n);
 			if (dvfs_set_req(test_cpu, f[i]))
@@ -161,7 +162,7 @@ static int test_slowdown(void)
 		got = r.ms / t_ref;
 		fi_info("%u MHz: %.2f ms (the task ran %.2f), %.4f x the %.2f ms at %u MHz (want %.4f: %u / f = %.4f, the tick %.2f%%)\n",
 			f[i], r.ms, r.cpu_ms, got, t_ref, fmax, want, fmax, 1 / r_f, lost * 100);
-		if (k == 3 && (fabs(a.ms - b.ms) > t_ref * STEADY || a.lost >= QUIET ||
+		if (k == TRIES && (fabs(a.ms - b.ms) > t_ref * STEADY || a.lost >= QUIET ||
 			       b.lost >= QUIET)) {
 			fi_err("%u MHz: the vCPU's speed is not steady, or other tasks ran: the same work took %.2f, then %.2f ms at %u MHz (QEMU TCG without -icount?)",
 			       f[i], a.ms, b.ms, fmax);
