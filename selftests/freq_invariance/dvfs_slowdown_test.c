@@ -163,7 +163,7 @@ static int test_slowdown(void)
 		fi_info("%u MHz: %.2f ms (the task ran %.2f), %.4f x the %.2f ms at %u MHz (want %.4f: %u / f = %.4f, the tick %.2f%%)\n",
 			f[i], r.ms, r.cpu_ms, got, t_ref, fmax, want, fmax, 1 / r_f, lost * 100);
 		if (k == TRIES && (fabs(a.ms - b.ms) > t_ref * STEADY || a.lost >= QUIET ||
-			       b.lost >= QUIET)) {
+				   b.lost >= QUIET)) {
 			fi_err("%u MHz: the vCPU's speed is not steady, or other tasks ran: the same work took %.2f, then %.2f ms at %u MHz (QEMU TCG without -icount?)",
 			       f[i], a.ms, b.ms, fmax);
 			ret = KSFT_FAIL;
