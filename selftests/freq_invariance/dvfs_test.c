@@ -364,11 +364,23 @@ static double want_scale(unsigned int eff)
 	return s > 1024 ? 1024 : s;
 }
 
+/* @cpu's debt_us (negative: a credit), read apart from the state's counters */
+static int read_debt(int cpu, long long *us)
+{
+	char path[128], buf[64], *end;
+
+	snprintf(path, sizeof(path), EMU_DIR "/cpu%d/state", cpu);
+	if (read_key(path, "debt_us", buf, sizeof(buf)))
+		return -1;
+	*us = strtoll(buf, &end, 10);
+	return *end ? -1 : 0;
+}
+
 /*
  * The slowdown of test_cpu, busy at @mhz (its limit above @mhz): over 100
- * ms of C0 time c, it spends (1 - f/f_1C) x c spinning in the tick, or
- * drops it, within two ticks (2 ms at HZ=1000: what one tick pays late
- * and one carries) and 2%. Were the spinning not itself C0 time that owes,
+ * ms of C0 time c, it owes (1 - f/f_1C) x c and spins it in the tick,
+ * drops it or still owes it, within two ticks (2 ms at HZ=1000: the
+ * debt and the counters are two reads, a tick apart at most) and 2%. Were the spinning not itself C0 time that owes,
  * it would be (1 - r) / (2 - r) of c. Drops come only from ticks that came
  * late and vCPUs the host stalled: at least half is spun (the exact
  * slowdown is dvfs_slowdown_test's, under -icount).
@@ -377,16 +389,18 @@ static int check_slowed(unsigned int mhz)
 {
 	double c, paid, want;
 	struct state s0, s1;
+	long long d0, d1;
 	int l;
 
-	if (read_state(test_cpu, &s0))
+	if (read_state(test_cpu, &s0) || read_debt(test_cpu, &d0))
 		return -1;
 	fi_sleep_us(100000);
-	if (read_state(test_cpu, &s1))
+	if (read_state(test_cpu, &s1) || read_debt(test_cpu, &d1))
 		return -1;
 	for (l = 0, c = 0; l < LEVELS; l++)
 		c += s1.level_us[l] - s0.level_us[l];
-	paid = (s1.slowed_us - s0.slowed_us) + (s1.dropped_us - s0.dropped_us);
+	/* What it owed: spun, dropped, or still owed (or credit) */
+	paid = (s1.slowed_us - s0.slowed_us) + (s1.dropped_us - s0.dropped_us) + (d1 - d0);
 	want = (1 - (double)mhz / plat.turbo[L1C]) * c;
 	fi_info("%u MHz: spun %.1f ms (%.1f dropped) of %.1f ms in C0, want %.1f\n", mhz,
 		(s1.slowed_us - s0.slowed_us) / 1000.0,
