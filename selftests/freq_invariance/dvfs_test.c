@@ -380,7 +380,8 @@ static int read_debt(int cpu, long long *us)
  * The slowdown of test_cpu, busy at @mhz (its limit above @mhz): over 100
  * ms of C0 time c, it owes (1 - f/f_1C) x c and spins it in the tick,
  * drops it or still owes it, within two ticks (2 ms at HZ=1000: the
- * debt and the counters are two reads, a tick apart at most) and 2%. Were the spinning not itself C0 time that owes,
+ * debt and the counters are two reads, a tick apart at most) and 2%.
+ * Were the spinning not itself C0 time that owes,
  * it would be (1 - r) / (2 - r) of c. Drops come only from ticks that came
  * late and vCPUs the host stalled: at least half is spun (the exact
  * slowdown is dvfs_slowdown_test's, under -icount).
