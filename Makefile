@@ -42,20 +42,34 @@ GUEST      = qemu/run -t $(GUEST_TIMEOUT)
 # Built-in KUnit suites that must report at boot (config/debug.config).
 KUNIT_SUITES := intel_pstate_hwp_boost x86_dvfs_emu
 # The only kselftests that may skip in make test's main guest:
-# hwp_boost_test needs Intel HWP hardware, which QEMU never has; dvfs_test
-# and dvfs_slowdown_test need the emulated DVFS platform, which has boots
-# of its own (DVFS_BOOT, SLOWDOWN_BOOT) where nothing may skip. Any other
+# hwp_boost_test needs Intel HWP hardware, which QEMU never has; the dvfs_*
+# tests need the emulated DVFS platform, which has boots of its own
+# (DVFS_BOOT, NOTRL_BOOT, SLOWDOWN_BOOT) where nothing may skip. Any other
 # skip fails make test.
-EXPECTED_SKIPS := hwp_boost_test dvfs_test dvfs_slowdown_test
+EXPECTED_SKIPS := hwp_boost_test dvfs_test dvfs_pelt_test dvfs_slowdown_test \
+		  dvfs_wobbly_test
 # The emulated DVFS platform's boot (CONFIG_X86_DVFS_EMULATION): an Intel
 # family 6 CPU (a Kaby Lake: intel_pstate leaves it alone without HWP),
 # four CPUs so that the turbo limits of 1, 2 and 4 active cores are seen,
 # and the part the article measured. Only its own tests run there.
 # TCG even under ACCEL=kvm (the host's CPU is not such a part); the
 # user's APPEND first, then the platform.
+# dvfs_pelt_test compares util_avg with the PELT model of what the task
+# was seen to run. Last, as it turns invariance off until reboot, the
+# "went wobbly" disable (dvfs_wobbly_test runs only with fi_wobbly_test on
+# the command line).
 DVFS_BOOT  := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=4 \
-	      APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3)"
-DVFS_TESTS := dvfs_test
+	      APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 fi_wobbly_test)"
+DVFS_TESTS := dvfs_test dvfs_pelt_test dvfs_wobbly_test
+# The same platform with MSR_TURBO_RATIO_LIMIT reading 0: the boot code
+# refuses invariance, a state only a boot gives. dvfs_pelt_test checks the
+# refusal and that util_avg then follows the running time unscaled.
+NOTRL_BOOT  := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2 \
+	       APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 dvfs_emu_no_turbo_ratios)"
+NOTRL_TESTS := dvfs_pelt_test
+# make run's second boot (qemu/show-dvfs)
+RUN_DVFS_BOOT := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2 \
+		 APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3)"
 # The CPUs' slowdown, timed on the wall clock: that needs a vCPU whose
 # speed is steady, which multi-threaded TCG's is not (it follows the
 # host's load). Under -icount the guest's clock counts instructions
@@ -69,7 +83,7 @@ ROOTFS_BUILD ?= rootfs/build
 
 .PHONY: all help deps tree series config kernel kernel-kasan selftests rootfs \
 	test-kasan \
-	check-host test run shell bench export-patches check-prefixes clean
+	check-host test test-dvfs run shell bench export-patches check-prefixes clean
 
 all: kernel selftests rootfs
 
@@ -155,11 +169,19 @@ endef
 
 ## test            check-host, then the kselftests and KUnit suites in the guest,
 ##                 then the emulated-DVFS tests in boots of their own (4 CPUs;
-##                 one CPU under -icount for the slowdown)
+##                 2 without turbo ratios; one under -icount for the slowdown)
 test: deps check-host all
 	$(call guest-test,$(KERNEL),$(RESULTS)/test,$(GUEST_TIMEOUT),make test)
 	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-dvfs,$(GUEST_TIMEOUT),make test,$(DVFS_BOOT),$(DVFS_TESTS),emulated-DVFS boot)
+	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-notrl,$(GUEST_TIMEOUT),make test,$(NOTRL_BOOT),$(NOTRL_TESTS),emulated-DVFS boot without turbo ratios)
 	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-slowdown,$(GUEST_TIMEOUT),make test,$(SLOWDOWN_BOOT),$(SLOWDOWN_TESTS),emulated-DVFS icount boot)
+
+## test-dvfs       only the emulated-DVFS boots of make test, for working on
+##                 the platform (no check-host, no first boot)
+test-dvfs: deps all
+	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-dvfs,$(GUEST_TIMEOUT),make test-dvfs,$(DVFS_BOOT),$(DVFS_TESTS),emulated-DVFS boot)
+	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-notrl,$(GUEST_TIMEOUT),make test-dvfs,$(NOTRL_BOOT),$(NOTRL_TESTS),emulated-DVFS boot without turbo ratios)
+	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-slowdown,$(GUEST_TIMEOUT),make test-dvfs,$(SLOWDOWN_BOOT),$(SLOWDOWN_TESTS),emulated-DVFS icount boot)
 
 ## kernel-kasan    build the test kernel with KASAN (build/obj-kasan)
 kernel-kasan: deps $(KOBJ_KASAN)/.config
@@ -182,9 +204,13 @@ test-kasan: deps check-host kernel-kasan selftests rootfs
 	$(call guest-test,$(KOBJ_KASAN)/arch/x86/boot/bzImage,$(RESULTS)/test-kasan,$(KASAN_TIMEOUT),make test-kasan)
 	$(call dvfs-test,$(KOBJ_KASAN)/arch/x86/boot/bzImage,$(RESULTS)/test-kasan-dvfs,$(KASAN_TIMEOUT),make test-kasan,$(DVFS_BOOT),$(DVFS_TESTS),emulated-DVFS boot)
 
-## run             boot the guest and show what the series adds
+## run             boot the guest and show what the series adds; then boot
+##                 the emulated DVFS platform (2 CPUs) and show it at work
 run: deps all
 	@$(GUEST) -o $(RESULTS)/run $(KERNEL) "$$(cat $(BUILD)/rootfs.path)" -- qemu/show
+	@echo; echo "make run: the emulated DVFS platform ($(RUN_DVFS_BOOT))"
+	@$(RUN_DVFS_BOOT) $(GUEST) -o $(RESULTS)/run-dvfs $(KERNEL) \
+		"$$(cat $(BUILD)/rootfs.path)" -- qemu/show-dvfs
 
 ## shell           an interactive guest (exit the shell to power off)
 shell: deps all

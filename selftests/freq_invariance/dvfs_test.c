@@ -10,9 +10,11 @@
  *   freq_scale = min(f_eff / f_base * 1024 * 1024 / max_freq_ratio, 1024)
  *   f_eff      = min(f_requested, turbo limit for the CPUs in C0)
  *
- * and the turbo limit follows the number of busy CPUs; its cpufreq driver
- * gives each CPU a policy that the governors drive. (That the CPUs run at
- * their frequency is dvfs_slowdown_test's, which needs a steady clock.)
+ * with each reference the debug setter offers (1-core, 4-core, all-core
+ * turbo, base), and the turbo limit follows the number of busy CPUs; its
+ * cpufreq driver gives each CPU a policy that the governors drive. (That
+ * the CPUs run at their frequency is dvfs_slowdown_test's, which needs a
+ * steady clock.)
  * Skips, as expected, in a boot without dvfs_emu=.
  */
 #define _GNU_SOURCE
@@ -356,10 +358,16 @@ static int test_reference(void)
 	return ret;
 }
 
-static double want_scale(unsigned int eff)
+/* max_freq_ratio with the reference at @mhz, as the kernel computes it */
+static unsigned long long ratio_of(unsigned int mhz)
 {
-	double s = (double)eff / plat.base * 1024 * 1024 /
-		   (plat.turbo[L4C] * 1024 / plat.base);
+	return mhz * 1024ULL / plat.base;
+}
+
+/* freq_scale at effective frequency @eff with max_freq_ratio @ratio */
+static double want_scale_ref(unsigned int eff, unsigned long long ratio)
+{
+	double s = (double)eff / plat.base * 1024 * 1024 / ratio;
 
 	return s > 1024 ? 1024 : s;
 }
@@ -420,6 +428,50 @@ static int check_slowed(unsigned int mhz)
 }
 
 /*
+ * test_cpu, busy, at a request of @mhz: once a tick has seen only the new
+ * frequency, freq_scale is the formula's with max_freq_ratio @ratio, within
+ * 1%, in five reads 3 ms apart. Other CPUs active at times lower the turbo
+ * limit, at most to the limit with all of them active.
+ */
+static int check_scale(unsigned int mhz, unsigned long long ratio)
+{
+	double want = want_scale_ref(mhz, ratio), hi = want;
+	double lo = want_scale_ref(mhz < cap(nr_cpus) ? mhz : cap(nr_cpus), ratio);
+	char path[128];
+	uint64_t scale;
+	int s;
+
+	snprintf(path, sizeof(path), FI_DEBUGFS "/cpu%d/freq_scale", test_cpu);
+	if (dvfs_set_req(test_cpu, mhz)) {
+		fi_err("cannot request %u MHz on CPU %d", mhz, test_cpu);
+		return -1;
+	}
+	/* Until a tick has seen only the new frequency: two alike */
+	for (s = 0, scale = 0; s < 100; s++) {
+		uint64_t prev = scale;
+
+		fi_sleep_us(3000);
+		if (fi_read_u64(path, &scale))
+			break;
+		if (s && scale == prev)
+			break;
+	}
+	for (s = 0; s < 5; s++) {
+		fi_sleep_us(3000);
+		if (fi_read_u64(path, &scale))
+			return -1;
+		if (scale < lo * 0.99 || scale > hi * 1.01) {
+			fi_err("CPU %d busy at %u MHz, max_freq_ratio %llu: freq_scale %llu, want %.1f..%.1f +-1%%",
+			       test_cpu, mhz, ratio, (unsigned long long)scale, lo, hi);
+			return -1;
+		}
+	}
+	fi_info("%u MHz: freq_scale %llu (formula %.1f)\n", mhz,
+		(unsigned long long)scale, want);
+	return 0;
+}
+
+/*
  * A busy CPU at frequencies from the minimum to the 1-core turbo: its
  * freq_scale, computed by scale_freq_tick() from the counters, is the
  * formula's within 1%, once it has settled at the new frequency, and it
@@ -432,57 +484,121 @@ static int test_freq_scale(void)
 	unsigned int f[] = { plat.min, (plat.min + plat.base) / 200 * 100,
 			     plat.base, plat.turbo[L4C], plat.turbo[L2C],
 			     plat.turbo[L1C] };
-	int ret = KSFT_PASS, s;
-	char path[128];
-	uint64_t scale;
+	int ret = KSFT_PASS;
 	size_t i;
 	pid_t pid;
 
 	pid = fi_spawn_spinner(test_cpu);
 	if (pid < 0)
 		return KSFT_FAIL;
-	snprintf(path, sizeof(path), FI_DEBUGFS "/cpu%d/freq_scale", test_cpu);
 	for (i = 0; i < ARRAY_SIZE(f); i++) {
-		double want = want_scale(f[i]), lo = want, hi = want;
-
 		if (i && f[i] == f[i - 1])
 			continue;
-		/* Other CPUs active at times lower the limit, at most to all of theirs */
-		lo = want_scale(f[i] < cap(nr_cpus) ? f[i] : cap(nr_cpus));
-		if (dvfs_set_req(test_cpu, f[i])) {
-			fi_err("cannot request %u MHz on CPU %d", f[i], test_cpu);
+		if (check_scale(f[i], ratio_of(plat.turbo[L4C])))
 			ret = KSFT_FAIL;
-			continue;
-		}
-		/* Until a tick has seen only the new frequency: two alike */
-		for (s = 0, scale = 0; s < 100; s++) {
-			uint64_t prev = scale;
-
-			fi_sleep_us(3000);
-			if (fi_read_u64(path, &scale))
-				break;
-			if (s && scale == prev)
-				break;
-		}
-		for (s = 0; s < 5; s++) {
-			fi_sleep_us(3000);
-			if (fi_read_u64(path, &scale)) {
-				ret = KSFT_FAIL;
-				break;
-			}
-			if (scale < lo * 0.99 || scale > hi * 1.01) {
-				fi_err("CPU %d busy at %u MHz: freq_scale %llu, want %.1f..%.1f +-1%%",
-				       test_cpu, f[i], (unsigned long long)scale, lo, hi);
-				ret = KSFT_FAIL;
-				break;
-			}
-		}
-		fi_info("%u MHz: freq_scale %llu (formula %.1f)\n", f[i],
-			(unsigned long long)scale, want);
 		/* Where no limit is below the request, it is the effective one */
 		if (f[i] <= cap(nr_cpus) && check_slowed(f[i]))
 			ret = KSFT_FAIL;
 	}
+	fi_reap(pid);
+	return ret;
+}
+
+#define REF_FILE FI_DEBUGFS "/max_freq_ratio_reference"
+
+/* The reference in force is @key, @mhz, named @source: 0, or -1 said why */
+static int check_reference(const char *key, unsigned int mhz, const char *source)
+{
+	char buf[128];
+	uint64_t ratio;
+
+	if (fi_read_line(REF_FILE, buf, sizeof(buf)) || strcmp(buf, key)) {
+		fi_err("max_freq_ratio_reference \"%s\", want %s", buf, key);
+		return -1;
+	}
+	if (fi_read_u64(FI_DEBUGFS "/max_freq_ratio", &ratio) || ratio != ratio_of(mhz)) {
+		fi_err("reference %s: max_freq_ratio %llu, want %u x 1024 / base %u = %llu", key,
+		       (unsigned long long)ratio, mhz, plat.base, ratio_of(mhz));
+		return -1;
+	}
+	if (fi_read_line(FI_DEBUGFS "/max_freq_ratio_source", buf, sizeof(buf)) ||
+	    strcmp(buf, source)) {
+		fi_err("reference %s: max_freq_ratio_source \"%s\", want \"%s\"", key, buf,
+		       source);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Every reference the debug setter offers (the choices of the article: the
+ * 1-core, 4-core and all-core turbo, and the base frequency): max_freq_ratio
+ * is that limit over the base, and the scale of a busy CPU from the real tick
+ * path follows it, clipped above it; bad writes change nothing; "boot" gives
+ * the boot code's 4-core reference back.
+ */
+static int test_references(void)
+{
+	const struct {
+		const char *key, *source;
+		unsigned int mhz;
+	} refs[] = {
+		{ "1c", "1-core turbo (set through debugfs)", plat.turbo[L1C] },
+		{ "all", "turbo with the most cores listed (set through debugfs)",
+		  plat.turbo[LAC] },
+		{ "base", "base frequency (set through debugfs)", plat.base },
+		{ "4c", "4-core turbo (set through debugfs)", plat.turbo[L4C] },
+		{ "boot", "4-core turbo", plat.turbo[L4C] },
+	};
+	const char * const bad[] = { "2c", "1C", "\n", "all all", "boot1", "4c\n\n" };
+	int ret = KSFT_PASS, err;
+	size_t i, j;
+	pid_t pid;
+
+	if (access(REF_FILE, F_OK)) {
+		fi_info("no %s: CONFIG_X86_FREQ_SCALE_OVERRIDE=n\n", REF_FILE);
+		return KSFT_SKIP;
+	}
+	pid = fi_spawn_spinner(test_cpu);
+	if (pid < 0)
+		return KSFT_FAIL;
+	for (i = 0; i < ARRAY_SIZE(refs); i++) {
+		unsigned int f[] = { plat.min, (plat.min + refs[i].mhz) / 200 * 100,
+				     refs[i].mhz, plat.turbo[L1C] };
+
+		err = fi_write_str(REF_FILE, refs[i].key);
+		if (err) {
+			fi_err("write %s to max_freq_ratio_reference: %s", refs[i].key,
+			       strerror(-err));
+			ret = KSFT_FAIL;
+			continue;
+		}
+		if (check_reference(refs[i].key, refs[i].mhz, refs[i].source)) {
+			ret = KSFT_FAIL;
+			continue;
+		}
+		for (j = 0; j < ARRAY_SIZE(f); j++) {
+			if (j && f[j] == f[j - 1])
+				continue;
+			if (check_scale(f[j], ratio_of(refs[i].mhz)))
+				ret = KSFT_FAIL;
+		}
+		if (i)
+			continue;
+		/* Malformed and unknown: -EINVAL, the 1-core reference stays */
+		for (j = 0; j < ARRAY_SIZE(bad); j++) {
+			err = fi_write_str(REF_FILE, bad[j]);
+			if (err != -EINVAL) {
+				fi_err("write \"%s\" to max_freq_ratio_reference: %s, want EINVAL",
+				       bad[j], err ? strerror(-err) : "accepted");
+				ret = KSFT_FAIL;
+			}
+			if (check_reference(refs[i].key, refs[i].mhz, refs[i].source))
+				ret = KSFT_FAIL;
+		}
+	}
+	/* The boot code's reference, for what follows, whatever failed */
+	fi_write_str(REF_FILE, "boot");
 	fi_reap(pid);
 	return ret;
 }
@@ -747,6 +863,7 @@ static const struct fi_test tests[] = {
 	{ "counters_count_tsc_ticks_in_c0", test_counters },
 	{ "real_code_picks_4core_reference", test_reference },
 	{ "freq_scale_follows_requested_frequency", test_freq_scale },
+	{ "every_reference_normalises_the_scale", test_references },
 	{ "turbo_limit_follows_busy_cpus", test_turbo_cap },
 	{ "bad_requests_rejected_unchanged", test_bad_requests },
 };

@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PELT's frequency invariance on the emulated DVFS platform (dvfs_emu=),
+ * the LISA way: nothing is stretched by the test. A periodic task
+ * (SCHED_OTHER, pinned to one CPU) does a fixed amount of work every 16
+ * ms: a counted loop that takes 20% of the period at the 1-core turbo,
+ * measured as the task runs. At 8 frequencies from 0.4 x the 1-core turbo
+ * up, set with the userspace governor, the CPU really runs slower and the
+ * task runs longer; the mean of its util_avg over a settled window must be
+ * the PELT model's mean for the run/sleep pattern the task was observed to
+ * have (its running time per period, se.sum_exec_runtime) at the scale the
+ * kernel should apply, within 1% of 1024 on average over the frequencies
+ * and 3% at worst:
+ *
+ *   invariance on:   scale = min(f / f_ref, 1), f_ref = max_freq_ratio x
+ *                    base / 1024; util stays put up to f_ref and falls as
+ *                    f_ref / f above it (the scale clips)
+ *   invariance off:  scale = 1; util grows as the task runs longer
+ *
+ * The observed pattern, not a wall-clock assumption: under multi-threaded
+ * TCG a vCPU's speed follows the host's load. The sampler runs on another
+ * CPU, reading every 23 ms: on the task's CPU, its reads keep the
+ * runqueue busy while the task sleeps, and time-scaled PELT then decays
+ * the task's util_avg at the CPU's scale instead of in wall time. (rt-app,
+ * whose run event this loop stands for, would do under multi-threaded
+ * TCG; its ldexp() loop is too slow under -icount, whose one vCPU leaves
+ * the sampler no other CPU anyway.)
+ *
+ * The second expectation is for the boot with dvfs_emu_no_turbo_ratios,
+ * where the boot code must refuse invariance ("base or turbo ratio reads
+ * 0"); a second test, run only in that boot, checks the refusal. DVFS_PELT_EXPECT=invariant or
+ * not_invariant forces the expectation (the control runs: each must fail
+ * in the other boot); DVFS_PELT_FREQS=MHz,... chooses the frequencies
+ * (make run's demonstration). Skips, as expected, in a boot without
+ * dvfs_emu=; needs two CPUs.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <time.h>
+
+#include "kselftest.h"
+#include "fi_test.h"
+#include "fi_util.h"
+#include "dvfs_util.h"
+#include "pelt_model.h"
+
+#define PERIOD_US	16000
+#define WORK_PCT	20		/* of the period, at the 1-core turbo */
+#define SETTLE_US	300000		/* 9 half-lives: 0.2% of a step left */
+#define FIRST_SETTLE_US	600000		/* from a new task's util */
+#define WINDOW_US	1600000		/* 100 periods */
+#define MODEL_SETTLE_US	600000		/* from util 0: 2^-18 left */
+/*
+ * The sampler's period: prime to the task's, so that the samples fall at
+ * every phase of it, and long enough that its vCPU leaves the host's CPUs
+ * to the task's (a read of /proc/PID/sched costs a few hundred us under
+ * TCG).
+ */
+#define SAMPLE_US	23000
+
+static int cpus[64], nr_cpus, test_cpu;
+static bool invariant;			/* what the kernel should do */
+static uint64_t ratio;			/* max_freq_ratio, when invariant */
+static pid_t task = -1;
+
+static void stop_task(void)
+{
+	fi_reap(task);
+	task = -1;
+}
+
+/* @n iterations of a counted loop: integer work only (see above) */
+static void work(unsigned long n)
+{
+	unsigned long i;
+	int j;
+
+	for (i = 0; i < n; )
+		/* Counted one by one: the compiler may not fold the loop */
+		for (j = 0; j < 16; j++)
+			asm volatile("inc %0" : "+r" (i));
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Iterations of work() that take WORK_PCT of PERIOD_US on test_cpu now
+ * (at the 1-core turbo): the median of five timed runs of about that.
+ */
+static unsigned long calibrate(void)
+{
+	unsigned long n = 10000;
+	uint64_t t0, dt = 0, runs[5];
+	int i;
+
+	if (fi_pin_self(test_cpu))
+		return 0;
+	for (i = 0; i < 20; i++) {
+		t0 = fi_now_us();
+		work(n);
+		dt = fi_now_us() - t0;
+		if (dt >= PERIOD_US * WORK_PCT / 100 / 4)
+			break;
+		n *= 4;
+	}
+	n = n * (PERIOD_US * WORK_PCT / 100.0) / (dt ? dt : 1);
+	for (i = 0; i < 5; i++) {
+		t0 = fi_now_us();
+		work(n);
+		runs[i] = fi_now_us() - t0;
+	}
+	qsort(runs, 5, sizeof(runs[0]), cmp_u64);
+	if (fi_pin_self(cpus[0]) || !runs[2])
+		return 0;
+	return n * (PERIOD_US * WORK_PCT / 100.0) / runs[2];
+}
+
+/*
+ * A child on test_cpu that does @n iterations of work() at the start of
+ * every PERIOD_US (absolute: a late period is followed at once by the next).
+ */
+static pid_t start_periodic(unsigned long n)
+{
+	struct timespec next;
+	pid_t pid = fi_fork();
+
+	if (pid)
+		return pid;
+	if (fi_pin_self(test_cpu))
+		_exit(1);
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (;;) {
+		work(n);
+		next.tv_nsec += PERIOD_US * 1000;
+		while (next.tv_nsec >= 1000000000) {
+			next.tv_nsec -= 1000000000;
+			next.tv_sec++;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+	}
+}
+
+/* @pid's running time per PERIOD_US over 20 periods, after 5 */
+static int ran_per_period(pid_t pid, double *ran_us)
+{
+	long long ran0, ran1;
+	uint64_t t0;
+
+	fi_sleep_us(5 * PERIOD_US);
+	t0 = fi_now_us();
+	if (fi_read_sched_ns(pid, "se.sum_exec_runtime", &ran0))
+		return -1;
+	fi_sleep_us(20 * PERIOD_US);
+	if (fi_read_sched_ns(pid, "se.sum_exec_runtime", &ran1))
+		return -1;
+	*ran_us = (ran1 - ran0) / 1000.0 / (fi_now_us() - t0) * PERIOD_US;
+	return *ran_us > 0 ? 0 : -1;
+}
+
+/* The scale the kernel should apply to a CPU at @mhz, x 1024 */
+static double want_scale(unsigned int mhz)
+{
+	double s;
+
+	if (!invariant)
+		return 1024;
+	s = (double)mhz / plat.base * 1024 * 1024 / ratio;
+	return s > 1024 ? 1024 : s;
+}
+
+/*
+ * The task's mean util_avg over WINDOW_US, sampled every SAMPLE_US from
+ * this CPU, after @settle_us; its running time per period; and the mean
+ * freq_scale of its CPU.
+ */
+static int observe(pid_t tid, double settle_us, double *util, double *ran_us,
+		   double *scale)
+{
+	long long ran0, ran1, u;
+	uint64_t t0, t1, fs;
+	double sum = 0, fsum = 0;
+	char path[128];
+	long n = 0;
+
+	snprintf(path, sizeof(path), FI_DEBUGFS "/cpu%d/freq_scale", test_cpu);
+	fi_sleep_us(settle_us);
+	t0 = fi_now_us();
+	if (fi_read_sched_ns(tid, "se.sum_exec_runtime", &ran0))
+		return -1;
+	while (fi_now_us() < t0 + WINDOW_US) {
+		if (fi_read_sched_field(tid, "se.avg.util_avg", &u))
+			return -1;
+		/* freq_scale is per tick: a sample in 8 is plenty */
+		if (!(n % 8)) {
+			if (fi_read_u64(path, &fs))
+				return -1;
+			fsum += fs;
+		}
+		sum += u;
+		n++;
+		fi_sleep_us(SAMPLE_US);
+	}
+	if (fi_read_sched_ns(tid, "se.sum_exec_runtime", &ran1))
+		return -1;
+	t1 = fi_now_us();
+	*util = sum / n;
+	*scale = fsum / ((n + 7) / 8);
+	*ran_us = (ran1 - ran0) / 1000.0 / (t1 - t0) * PERIOD_US;
+	return 0;
+}
+
+/*
+ * The task @tid at each of the @n frequencies @f: the mean of its util_avg
+ * against the model's for its observed running time per PERIOD_US at the
+ * scale the kernel should apply, within 3% of 1024 each and 1% on average.
+ */
+static int at_frequencies(pid_t tid, const unsigned int *f, int n)
+{
+	double err_sum = 0, worst = 0;
+	int ret = KSFT_PASS, i;
+
+	fi_info("expectation: %s\n",
+		invariant ? "invariant, scale min(f / f_ref, 1)" : "not invariant, scale 1");
+	fi_info("   MHz  scale (seen)  ran_us/period  util_avg  model  error\n");
+	for (i = 0; i < n; i++) {
+		struct pelt_cfg cfg = { .mode = PELT_TIME_SCALING };
+		double scale = want_scale(f[i]), util, ran, model, err, seen;
+
+		cfg.scale = lround(scale);
+		if (dvfs_set_req(test_cpu, f[i]) ||
+		    observe(tid, i ? SETTLE_US : FIRST_SETTLE_US, &util, &ran, &seen)) {
+			fi_err("%u MHz: cannot set the frequency or observe task %d", f[i], tid);
+			return KSFT_FAIL;
+		}
+		if (ran >= PERIOD_US) {
+			fi_err("%u MHz: the task ran %.0f us of each %d us: not periodic",
+			       f[i], ran, PERIOD_US);
+			return KSFT_FAIL;
+		}
+		model = pelt_periodic(&cfg, PERIOD_US, ran, MODEL_SETTLE_US).seen;
+		err = util - model;
+		err_sum += fabs(err);
+		worst = fmax(worst, fabs(err));
+		fi_info("%6u %6.1f %6.1f %14.0f %9.1f %6.1f %+6.1f\n", f[i], scale, seen, ran,
+			util, model, err);
+		if (fabs(err) > 0.03 * 1024) {
+			fi_err("%u MHz: util_avg %.1f, the model's %.1f for %.0f us of %d at scale %.1f, want +- 3%% of 1024",
+			       f[i], util, model, ran, PERIOD_US, scale);
+			ret = KSFT_FAIL;
+		}
+	}
+	fi_info("off the model by %.1f on average, %.1f at worst\n", err_sum / n, worst);
+	if (err_sum / n > 0.01 * 1024) {
+		fi_err("util_avg off the model by %.1f on average, want 1%% of 1024", err_sum / n);
+		ret = KSFT_FAIL;
+	}
+	return ret;
+}
+
+/* @n frequencies from 0.4 x the 1-core turbo (or the minimum) to it */
+static void frequencies(unsigned int *f, int n)
+{
+	unsigned int f1c = plat.turbo[L1C], lo = (f1c * 4 / 10 + 99) / 100 * 100;
+	int i;
+
+	if (lo < plat.min)
+		lo = plat.min;
+	for (i = 0; i < n; i++)
+		f[i] = (lo + (f1c - lo) * i / (n - 1)) / 100 * 100;
+}
+
+static unsigned int env_f[16], env_n;	/* DVFS_PELT_FREQS */
+
+/* A periodic task, its work fixed: it runs longer as f drops */
+static int test_periodic(void)
+{
+	unsigned int f[16], n_f = 8;
+	unsigned long n;
+	int ret, i;
+	double ran;
+
+	frequencies(f, 8);
+	if (env_n) {
+		memcpy(f, env_f, sizeof(env_f));
+		n_f = env_n;
+	}
+	/* Calibrated at the 1-core turbo, no other CPU slowed */
+	for (i = 0; i < nr_cpus; i++)
+		if (dvfs_set_req(cpus[i], plat.turbo[L1C]))
+			return KSFT_FAIL;
+	n = calibrate();
+	/*
+	 * Then as the periodic task runs: it wakes from idle every period,
+	 * and under TCG that took about 1.8 times the calibrated time
+	 */
+	task = n ? start_periodic(n) : -1;
+	if (task < 0 || ran_per_period(task, &ran)) {
+		fi_err("cannot calibrate or start the periodic task");
+		return KSFT_FAIL;
+	}
+	stop_task();
+	n = n * (PERIOD_US * WORK_PCT / 100.0) / ran;
+	task = start_periodic(n);
+	if (task < 0) {
+		fi_err("cannot start the periodic task");
+		return KSFT_FAIL;
+	}
+	fi_info("task %d: %lu iterations, %d%% of %d us at %u MHz\n", task, n, WORK_PCT,
+		PERIOD_US, plat.turbo[L1C]);
+	ret = at_frequencies(task, f, n_f);
+	stop_task();
+	return ret;
+}
+
+/*
+ * In the boot with the turbo ratios withheld: the boot code refused
+ * invariance for that reason, a busy CPU below the base keeps freq_scale
+ * 1024, and the turbo reference cannot be chosen (-ENODEV).
+ */
+static int test_refused(void)
+{
+	char buf[128], path[128];
+	int ret = KSFT_PASS, err;
+	uint64_t scale = 0;
+	pid_t pid;
+
+	if (fi_read_line(FI_DEBUGFS "/status", buf, sizeof(buf)) ||
+	    strcmp(buf, "off: base or turbo ratio reads 0")) {
+		fi_err("status \"%s\", want \"off: base or turbo ratio reads 0\"", buf);
+		ret = KSFT_FAIL;
+	}
+	/* The knob, where CONFIG_X86_FREQ_SCALE_OVERRIDE gives it */
+	err = access(FI_DEBUGFS "/max_freq_ratio_reference", F_OK) ? -ENODEV :
+	      fi_write_str(FI_DEBUGFS "/max_freq_ratio_reference", "1c");
+	if (err != -ENODEV) {
+		fi_err("choosing a reference with invariance off: %s, want ENODEV",
+		       err ? strerror(-err) : "accepted");
+		ret = KSFT_FAIL;
+	}
+	pid = fi_spawn_spinner(test_cpu);
+	if (pid < 0 || dvfs_set_req(test_cpu, plat.min))
+		ret = KSFT_FAIL;
+	fi_sleep_us(50000);
+	snprintf(path, sizeof(path), FI_DEBUGFS "/cpu%d/freq_scale", test_cpu);
+	if (fi_read_u64(path, &scale) || scale != 1024) {
+		fi_err("CPU %d busy at %u MHz: freq_scale %llu, want 1024 (no invariance)",
+		       test_cpu, plat.min, (unsigned long long)scale);
+		ret = KSFT_FAIL;
+	}
+	fi_reap(pid);
+	return ret;
+}
+
+/* DVFS_PELT_FREQS: 0, or -1 if not a list of the platform's frequencies */
+static int parse_freqs(const char *arg)
+{
+	const char *p = arg;
+	char *end;
+
+	for (env_n = 0; env_n < ARRAY_SIZE(env_f); env_n++) {
+		unsigned long mhz = strtoul(p, &end, 10);
+
+		if (end == p || mhz < plat.min || mhz > plat.turbo[L1C] || mhz % 100)
+			return -1;
+		env_f[env_n] = mhz;
+		if (!*end) {
+			env_n++;
+			return 0;
+		}
+		if (*end != ',')
+			return -1;
+		p = end + 1;
+	}
+	return -1;
+}
+
+static struct fi_test tests[] = {
+	{ "periodic_util_is_pelt_of_its_run_at_the_scale", test_periodic },
+	{ "invariance_refused_without_turbo_ratios", test_refused },
+};
+
+int main(void)
+{
+	const char *why, *expect = getenv("DVFS_PELT_EXPECT");
+	const char *freqs = getenv("DVFS_PELT_FREQS");
+	bool withheld;
+	char buf[4096];
+	size_t n = ARRAY_SIZE(tests);
+	int i;
+
+	/* Each line as it comes: a timeout should not swallow them */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ksft_print_header();
+	i = dvfs_booted(&why);
+	if (i > 0)
+		ksft_exit_skip("%s\n", why);
+	if (i < 0)
+		ksft_exit_fail_msg("%s\n", why);
+	if (fi_read_line("/proc/cmdline", buf, sizeof(buf)))
+		ksft_exit_fail_msg("cannot read /proc/cmdline\n");
+	withheld = strstr(buf, "dvfs_emu_no_turbo_ratios");
+	invariant = !withheld;
+	if (expect && (strcmp(expect, "invariant") && strcmp(expect, "not_invariant")))
+		ksft_exit_fail_msg("DVFS_PELT_EXPECT=%s: want invariant or not_invariant\n",
+				   expect);
+	if (freqs && parse_freqs(freqs))
+		ksft_exit_fail_msg("DVFS_PELT_FREQS=%s: want %s %u..%u in steps of 100\n", freqs,
+				   "up to 16 frequencies in MHz, comma-separated,",
+				   plat.min, plat.turbo[L1C]);
+	if (expect) {
+		invariant = !strcmp(expect, "invariant");
+		fi_info("DVFS_PELT_EXPECT=%s: a control run\n", expect);
+	}
+	if (invariant && !withheld && fi_read_u64(FI_DEBUGFS "/max_freq_ratio", &ratio))
+		ksft_exit_fail_msg("cannot read max_freq_ratio\n");
+	if (invariant && withheld)	/* the control: as the platform would give */
+		ratio = plat.turbo[L4C] * 1024ULL / plat.base;
+	/* The refusal is checked only where it must happen */
+	if (!withheld)
+		n--;
+	nr_cpus = fi_online_cpus(cpus, ARRAY_SIZE(cpus));
+	if (nr_cpus < 2)
+		ksft_exit_skip("needs two CPUs: the sampler must not share the task's\n");
+	test_cpu = cpus[nr_cpus - 1];
+	if (fi_pin_self(cpus[0]))
+		ksft_exit_fail_msg("cannot pin to CPU %d: %m\n", cpus[0]);
+	why = dvfs_take_cpus(cpus, nr_cpus);
+	if (why)
+		ksft_exit_fail_msg("%s\n", why);
+	atexit(stop_task);
+	fi_run_tests(tests, n);
+}
