@@ -340,10 +340,7 @@ static int test_refused(void)
 		fi_err("status \"%s\", want \"off: base or turbo ratio reads 0\"", buf);
 		ret = KSFT_FAIL;
 	}
-	/* The knob, where CONFIG_X86_FREQ_SCALE_OVERRIDE gives it */
-	err = access(FI_DEBUGFS "/max_freq_ratio_reference", F_OK) ? -ENODEV :
-	      fi_write_str(FI_DEBUGFS "/max_freq_ratio_reference", "1c");
-	if (err != -ENODEV) {
+	if (!dvfs_reference_refused(&err)) {
 		fi_err("choosing a reference with invariance off: %s, want ENODEV",
 		       err ? strerror(-err) : "accepted");
 		ret = KSFT_FAIL;
@@ -429,15 +426,12 @@ int main(void)
 	/* The refusal is checked only where it must happen */
 	if (!withheld)
 		n--;
-	nr_cpus = fi_online_cpus(cpus, ARRAY_SIZE(cpus));
+	nr_cpus = dvfs_setup_cpus(cpus, ARRAY_SIZE(cpus), true, &why);
+	if (nr_cpus < 0)
+		ksft_exit_fail_msg("%s\n", why);
 	if (nr_cpus < 2)
 		ksft_exit_skip("needs two CPUs: the sampler must not share the task's\n");
 	test_cpu = cpus[nr_cpus - 1];
-	if (fi_pin_self(cpus[0]))
-		ksft_exit_fail_msg("cannot pin to CPU %d: %m\n", cpus[0]);
-	why = dvfs_take_cpus(cpus, nr_cpus);
-	if (why)
-		ksft_exit_fail_msg("%s\n", why);
 	atexit(stop_task);
 	fi_run_tests(tests, n);
 }

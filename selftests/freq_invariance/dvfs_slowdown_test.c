@@ -197,13 +197,10 @@ int main(void)
 		ksft_exit_skip("%s\n", why);
 	if (i < 0)
 		ksft_exit_fail_msg("%s\n", why);
-	nr_cpus = fi_online_cpus(cpus, ARRAY_SIZE(cpus));
-	if (nr_cpus < 1)
-		ksft_exit_fail_msg("no online CPU\n");
-	test_cpu = cpus[nr_cpus - 1];
-	why = dvfs_take_cpus(cpus, nr_cpus);
-	if (why)
+	nr_cpus = dvfs_setup_cpus(cpus, ARRAY_SIZE(cpus), false, &why);
+	if (nr_cpus < 0)
 		ksft_exit_fail_msg("%s\n", why);
+	test_cpu = cpus[nr_cpus - 1];
 	if (fi_pin_self(test_cpu))
 		ksft_exit_fail_msg("cannot pin to CPU %d: %m\n", test_cpu);
 	fi_info("platform %s: %u..%u MHz; CPU %d of %d\n", plat.name, plat.min,

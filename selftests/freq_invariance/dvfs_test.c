@@ -879,15 +879,12 @@ int main(void)
 		ksft_exit_skip("%s\n", why);
 	if (i < 0)
 		ksft_exit_fail_msg("%s\n", why);
-	nr_cpus = fi_online_cpus(cpus, ARRAY_SIZE(cpus));
+	nr_cpus = dvfs_setup_cpus(cpus, ARRAY_SIZE(cpus), true, &why);
+	if (nr_cpus < 0)
+		ksft_exit_fail_msg("%s\n", why);
 	if (nr_cpus < 2)
 		ksft_exit_skip("needs two CPUs\n");
 	test_cpu = cpus[nr_cpus - 1];
-	if (fi_pin_self(cpus[0]))
-		ksft_exit_fail_msg("cannot pin to CPU %d: %m\n", cpus[0]);
-	why = dvfs_take_cpus(cpus, nr_cpus);
-	if (why)
-		ksft_exit_fail_msg("%s\n", why);
 	fi_info("platform %s: %u..%u MHz, base %u, turbo %u/%u/%u/%u\n", plat.name,
 		plat.min, plat.turbo[L1C], plat.base, plat.turbo[L1C], plat.turbo[L2C],
 		plat.turbo[L4C], plat.turbo[LAC]);

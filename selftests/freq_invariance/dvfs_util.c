@@ -4,11 +4,14 @@
  * the command line names, its debugfs files, and its cpufreq driver.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "dvfs_util.h"
 #include "fi_util.h"
@@ -186,4 +189,40 @@ const char *dvfs_take_cpus(const int *cpus, int n)
 		}
 	}
 	return NULL;
+}
+
+/*
+ * The online CPUs into @cpus (at most @max), this process pinned to the
+ * first with @pin (the test's CPU is the last), and all of them taken
+ * (dvfs_take_cpus()): their number, or -1 with the reason in @why.
+ */
+int dvfs_setup_cpus(int *cpus, int max, bool pin, const char **why)
+{
+	static char msg[64];
+	int n = fi_online_cpus(cpus, max);
+
+	if (n < 1) {
+		*why = "no online CPU";
+		return -1;
+	}
+	if (pin && fi_pin_self(cpus[0])) {
+		snprintf(msg, sizeof(msg), "cannot pin to CPU %d: %s", cpus[0], strerror(errno));
+		*why = msg;
+		return -1;
+	}
+	*why = dvfs_take_cpus(cpus, n);
+	return *why ? -1 : n;
+}
+
+/*
+ * Whether choosing the turbo reference is refused as while invariance is
+ * off (-ENODEV; or there is no knob: CONFIG_X86_FREQ_SCALE_OVERRIDE=n).
+ * Otherwise @err is what the write of "1c" gave (0: accepted).
+ */
+bool dvfs_reference_refused(int *err)
+{
+	const char *ref = FI_DEBUGFS "/max_freq_ratio_reference";
+
+	*err = access(ref, F_OK) ? -ENODEV : fi_write_str(ref, "1c");
+	return *err == -ENODEV;
 }

@@ -6,6 +6,7 @@
 #ifndef DVFS_UTIL_H
 #define DVFS_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define EMU_DIR		"/sys/kernel/debug/x86/dvfs_emu"
@@ -23,6 +24,8 @@ extern struct platform plat;
 int dvfs_platform_from_cmdline(void);
 int dvfs_booted(const char **why);
 const char *dvfs_take_cpus(const int *cpus, int n);
+int dvfs_setup_cpus(int *cpus, int max, bool pin, const char **why);
+bool dvfs_reference_refused(int *err);
 int dvfs_cpufreq_read(int cpu, const char *name, char *buf, size_t size);
 int dvfs_cpufreq_write(int cpu, const char *name, const char *val);
 int dvfs_set_req(int cpu, unsigned int mhz);

@@ -97,9 +97,7 @@ static int test_wobbly(void)
 		}
 	}
 	/* The debug knobs, where CONFIG_X86_FREQ_SCALE_OVERRIDE gives them */
-	err = access(FI_DEBUGFS "/max_freq_ratio_reference", F_OK) ? -ENODEV :
-	      fi_write_str(FI_DEBUGFS "/max_freq_ratio_reference", "1c");
-	if (err != -ENODEV) {
+	if (!dvfs_reference_refused(&err)) {
 		fi_err("choosing a reference after the disable: %s, want ENODEV",
 		       err ? strerror(-err) : "accepted");
 		ret = KSFT_FAIL;
@@ -140,12 +138,9 @@ int main(void)
 	if (!strstr(buf, "fi_wobbly_test"))
 		ksft_exit_skip("%s\n",
 			       "turns invariance off until reboot: only in a boot with fi_wobbly_test on the command line");
-	nr_cpus = fi_online_cpus(cpus, ARRAY_SIZE(cpus));
-	if (nr_cpus < 1)
-		ksft_exit_fail_msg("no online CPU\n");
-	test_cpu = cpus[nr_cpus - 1];
-	why = dvfs_take_cpus(cpus, nr_cpus);
-	if (why)
+	nr_cpus = dvfs_setup_cpus(cpus, ARRAY_SIZE(cpus), false, &why);
+	if (nr_cpus < 0)
 		ksft_exit_fail_msg("%s\n", why);
+	test_cpu = cpus[nr_cpus - 1];
 	fi_run_tests(tests, ARRAY_SIZE(tests));
 }
