@@ -46,8 +46,8 @@ KUNIT_SUITES := intel_pstate_hwp_boost x86_dvfs_emu
 # tests need the emulated DVFS platform, which has boots of its own
 # (DVFS_BOOT, NOTRL_BOOT, SLOWDOWN_BOOT) where nothing may skip. Any other
 # skip fails make test.
-EXPECTED_SKIPS := hwp_boost_test dvfs_test dvfs_pelt_test dvfs_slowdown_test \
-		  dvfs_wobbly_test
+EXPECTED_SKIPS := hwp_boost_test dvfs_test dvfs_boot_test dvfs_pelt_test \
+		  dvfs_slowdown_test dvfs_wobbly_test
 # The emulated DVFS platform's boot (CONFIG_X86_DVFS_EMULATION): an Intel
 # family 6 CPU (a Kaby Lake: intel_pstate leaves it alone without HWP),
 # four CPUs so that the turbo limits of 1, 2 and 4 active cores are seen,
@@ -60,13 +60,24 @@ EXPECTED_SKIPS := hwp_boost_test dvfs_test dvfs_pelt_test dvfs_slowdown_test \
 # the command line).
 DVFS_BOOT  := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=4 \
 	      APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 fi_wobbly_test)"
-DVFS_TESTS := dvfs_test dvfs_pelt_test dvfs_wobbly_test
+DVFS_TESTS := dvfs_boot_test dvfs_test dvfs_pelt_test dvfs_wobbly_test
 # The same platform with MSR_TURBO_RATIO_LIMIT reading 0: the boot code
 # refuses invariance, a state only a boot gives. dvfs_pelt_test checks the
 # refusal and that util_avg then follows the running time unscaled.
 NOTRL_BOOT  := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2 \
 	       APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 dvfs_emu_no_turbo_ratios)"
 NOTRL_TESTS := dvfs_pelt_test
+# The turbo reference the boot code picks depends on the part and on the
+# firmware's turbo setting: a boot for each (dvfs_boot_test). Skylake-X
+# and Goldmont list their turbo limits by groups of cores; without HWP
+# intel_pstate drives them, so it is disabled for the platform's driver.
+SKX_BOOT  := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=85 SMP=2 \
+	     APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 intel_pstate=disable)"
+GLM_BOOT  := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=92 SMP=2 \
+	     APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 intel_pstate=disable)"
+TURBO_OFF_BOOT := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2 \
+		  APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 dvfs_emu_turbo_disabled)"
+BOOT_REF_TESTS := dvfs_boot_test
 # make run's second boot (qemu/show-dvfs)
 RUN_DVFS_BOOT := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2 \
 		 APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3)"
@@ -167,21 +178,28 @@ define dvfs-test
 	exit $$rc
 endef
 
+# $(call dvfs-boots,NAME): every emulated-DVFS boot of make test, in turn
+define dvfs-boots
+	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-dvfs,$(GUEST_TIMEOUT),$(1),$(DVFS_BOOT),$(DVFS_TESTS),emulated-DVFS boot)
+	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-notrl,$(GUEST_TIMEOUT),$(1),$(NOTRL_BOOT),$(NOTRL_TESTS),emulated-DVFS boot without turbo ratios)
+	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-skx,$(GUEST_TIMEOUT),$(1),$(SKX_BOOT),$(BOOT_REF_TESTS),emulated-DVFS Skylake-X boot)
+	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-glm,$(GUEST_TIMEOUT),$(1),$(GLM_BOOT),$(BOOT_REF_TESTS),emulated-DVFS Goldmont boot)
+	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-turbo-off,$(GUEST_TIMEOUT),$(1),$(TURBO_OFF_BOOT),$(BOOT_REF_TESTS),emulated-DVFS boot with turbo disabled)
+	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-slowdown,$(GUEST_TIMEOUT),$(1),$(SLOWDOWN_BOOT),$(SLOWDOWN_TESTS),emulated-DVFS icount boot)
+endef
+
 ## test            check-host, then the kselftests and KUnit suites in the guest,
 ##                 then the emulated-DVFS tests in boots of their own (4 CPUs;
-##                 2 without turbo ratios; one under -icount for the slowdown)
+##                 2 without turbo ratios; 2 for each part and turbo setting;
+##                 one under -icount for the slowdown)
 test: deps check-host all
 	$(call guest-test,$(KERNEL),$(RESULTS)/test,$(GUEST_TIMEOUT),make test)
-	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-dvfs,$(GUEST_TIMEOUT),make test,$(DVFS_BOOT),$(DVFS_TESTS),emulated-DVFS boot)
-	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-notrl,$(GUEST_TIMEOUT),make test,$(NOTRL_BOOT),$(NOTRL_TESTS),emulated-DVFS boot without turbo ratios)
-	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-slowdown,$(GUEST_TIMEOUT),make test,$(SLOWDOWN_BOOT),$(SLOWDOWN_TESTS),emulated-DVFS icount boot)
+	$(call dvfs-boots,make test)
 
 ## test-dvfs       only the emulated-DVFS boots of make test, for working on
 ##                 the platform (no check-host, no first boot)
 test-dvfs: deps all
-	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-dvfs,$(GUEST_TIMEOUT),make test-dvfs,$(DVFS_BOOT),$(DVFS_TESTS),emulated-DVFS boot)
-	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-notrl,$(GUEST_TIMEOUT),make test-dvfs,$(NOTRL_BOOT),$(NOTRL_TESTS),emulated-DVFS boot without turbo ratios)
-	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-slowdown,$(GUEST_TIMEOUT),make test-dvfs,$(SLOWDOWN_BOOT),$(SLOWDOWN_TESTS),emulated-DVFS icount boot)
+	$(call dvfs-boots,make test-dvfs)
 
 ## kernel-kasan    build the test kernel with KASAN (build/obj-kasan)
 kernel-kasan: deps $(KOBJ_KASAN)/.config

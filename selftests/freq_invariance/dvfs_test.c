@@ -2,10 +2,9 @@
 /*
  * The emulated DVFS platform (CONFIG_X86_DVFS_EMULATION, booted with
  * dvfs_emu=): the platform is the one the parameter names, the MSRs read
- * as that part's (and those it lacks fail), the unmodified x86 code picks
- * the turbo reference the real hardware would get, and the frequency scale
- * it computes from the synthetic APERF/MPERF at each tick follows the
- * frequency requested for a busy CPU:
+ * as that part's (and those it lacks fail), and the frequency scale the
+ * unmodified x86 code computes from the synthetic APERF/MPERF at each tick
+ * follows the frequency requested for a busy CPU:
  *
  *   freq_scale = min(f_eff / f_base * 1024 * 1024 / max_freq_ratio, 1024)
  *   f_eff      = min(f_requested, turbo limit for the CPUs in C0)
@@ -14,7 +13,7 @@
  * turbo, base), and the turbo limit follows the number of busy CPUs; its
  * cpufreq driver gives each CPU a policy that the governors drive. (That
  * the CPUs run at their frequency is dvfs_slowdown_test's, which needs a
- * steady clock.)
+ * steady clock; the reference the boot code picks is dvfs_boot_test's.)
  * Skips, as expected, in a boot without dvfs_emu=.
  */
 #define _GNU_SOURCE
@@ -77,21 +76,6 @@ static int read_key_u(const char *path, const char *key, unsigned long long *v)
 		return -1;
 	*v = strtoull(buf, &end, 10);
 	return *end ? -1 : 0;
-}
-
-static int msr_read(int cpu, unsigned int msr, uint64_t *val)
-{
-	char path[64];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", cpu);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	n = pread(fd, val, sizeof(*val), msr);
-	fd = close(fd) ? fd : 0;
-	return n == sizeof(*val) ? 0 : n < 0 ? -errno : -EIO;
 }
 
 struct state {
@@ -177,7 +161,7 @@ static int test_msrs(void)
 	uint64_t v, a0, m0, a1, m1;
 	size_t j;
 
-	if (msr_read(test_cpu, MSR_PLATFORM_INFO, &v)) {
+	if (dvfs_msr_read(test_cpu, MSR_PLATFORM_INFO, &v)) {
 		fi_err("cannot read MSR_PLATFORM_INFO: %m (CONFIG_X86_MSR?)");
 		return KSFT_FAIL;
 	}
@@ -189,7 +173,7 @@ static int test_msrs(void)
 		       plat.min / 100);
 		ret = KSFT_FAIL;
 	}
-	if (msr_read(test_cpu, MSR_TURBO_RATIO_LIMIT, &v))
+	if (dvfs_msr_read(test_cpu, MSR_TURBO_RATIO_LIMIT, &v))
 		return KSFT_FAIL;
 	for (i = 0; i < 8; i++) {
 		if (((v >> (8 * i)) & 0xff) * 100 != plat.turbo[byte_lvl[i]]) {
@@ -201,7 +185,7 @@ static int test_msrs(void)
 		}
 	}
 	for (j = 0; j < ARRAY_SIZE(absent); j++) {
-		err = msr_read(test_cpu, absent[j], &v);
+		err = dvfs_msr_read(test_cpu, absent[j], &v);
 		if (err != -EIO) {
 			fi_err("MSR 0x%x: read %s, want EIO (the part has no such MSR)",
 			       absent[j], err ? strerror(-err) : "succeeded");
@@ -209,12 +193,12 @@ static int test_msrs(void)
 		}
 	}
 	/* The counters read through the MSRs too, as turbostat reads them */
-	if (msr_read(test_cpu, MSR_IA32_APERF, &a0) ||
-	    msr_read(test_cpu, MSR_IA32_MPERF, &m0))
+	if (dvfs_msr_read(test_cpu, MSR_IA32_APERF, &a0) ||
+	    dvfs_msr_read(test_cpu, MSR_IA32_MPERF, &m0))
 		return KSFT_FAIL;
 	fi_sleep_us(10000);
-	if (msr_read(test_cpu, MSR_IA32_APERF, &a1) ||
-	    msr_read(test_cpu, MSR_IA32_MPERF, &m1))
+	if (dvfs_msr_read(test_cpu, MSR_IA32_APERF, &a1) ||
+	    dvfs_msr_read(test_cpu, MSR_IA32_MPERF, &m1))
 		return KSFT_FAIL;
 	if (a1 <= a0 || m1 <= m0) {
 		fi_err("APERF %llu -> %llu, MPERF %llu -> %llu in 10 ms: want both to grow",
@@ -245,7 +229,7 @@ static int sample_mperf(uint64_t *before, uint64_t *mperf, uint64_t *after,
 	int err;
 
 	*before = tsc();
-	err = msr_read(test_cpu, MSR_IA32_MPERF, mperf);
+	err = dvfs_msr_read(test_cpu, MSR_IA32_MPERF, mperf);
 	*after = tsc();
 	return err || read_state(test_cpu, st);
 }
@@ -330,30 +314,6 @@ static int test_counters(void)
 	if (fi_write_str(path, "1")) {
 		fi_err("cannot bring CPU %d back online", test_cpu);
 		return KSFT_FAIL;
-	}
-	return ret;
-}
-
-static int test_reference(void)
-{
-	unsigned long long want = plat.turbo[L4C] * 1024ULL / plat.base;
-	char buf[128];
-	uint64_t ratio;
-	int ret = KSFT_PASS;
-
-	if (fi_read_line(FI_DEBUGFS "/status", buf, sizeof(buf)) || strcmp(buf, "on")) {
-		fi_err("freq_invariance/status \"%s\", want on", buf);
-		ret = KSFT_FAIL;
-	}
-	if (fi_read_line(FI_DEBUGFS "/max_freq_ratio_source", buf, sizeof(buf)) ||
-	    strcmp(buf, "4-core turbo")) {
-		fi_err("max_freq_ratio_source \"%s\", want 4-core turbo (a Kaby Lake's)", buf);
-		ret = KSFT_FAIL;
-	}
-	if (fi_read_u64(FI_DEBUGFS "/max_freq_ratio", &ratio) || ratio != want) {
-		fi_err("max_freq_ratio %llu, want 4-core turbo %u x 1024 / base %u = %llu",
-		       (unsigned long long)ratio, plat.turbo[L4C], plat.base, want);
-		ret = KSFT_FAIL;
 	}
 	return ret;
 }
@@ -861,7 +821,6 @@ static const struct fi_test tests[] = {
 	{ "cpufreq_governors_drive_the_platform", test_cpufreq },
 	{ "msrs_are_the_parts", test_msrs },
 	{ "counters_count_tsc_ticks_in_c0", test_counters },
-	{ "real_code_picks_4core_reference", test_reference },
 	{ "freq_scale_follows_requested_frequency", test_freq_scale },
 	{ "every_reference_normalises_the_scale", test_references },
 	{ "turbo_limit_follows_busy_cpus", test_turbo_cap },

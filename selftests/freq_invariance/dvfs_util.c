@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -85,6 +86,22 @@ int dvfs_booted(const char **why)
 		return -1;
 	}
 	return 0;
+}
+
+/* MSR @msr of CPU @cpu as turbostat reads it: 0, or -errno (-EIO: no such MSR) */
+int dvfs_msr_read(int cpu, unsigned int msr, uint64_t *val)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", cpu);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = pread(fd, val, sizeof(*val), msr);
+	fd = close(fd) ? fd : 0;
+	return n == sizeof(*val) ? 0 : n < 0 ? -errno : -EIO;
 }
 
 /* CPU @cpu's cpufreq file @name: read into @buf, or written with @val */

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define EMU_DIR		"/sys/kernel/debug/x86/dvfs_emu"
 #define CPUFREQ_DIR	"/sys/devices/system/cpu/cpu%d/cpufreq"
@@ -30,5 +31,6 @@ int dvfs_cpufreq_read(int cpu, const char *name, char *buf, size_t size);
 int dvfs_cpufreq_write(int cpu, const char *name, const char *val);
 int dvfs_set_req(int cpu, unsigned int mhz);
 int dvfs_get_req(int cpu, unsigned int *mhz);
+int dvfs_msr_read(int cpu, unsigned int msr, uint64_t *val);
 
 #endif
