@@ -44,7 +44,8 @@ KUNIT_SUITES := intel_pstate_hwp_boost x86_dvfs_emu
 # The only kselftests that may skip in make test's main guest:
 # hwp_boost_test needs Intel HWP hardware, which QEMU never has; the dvfs_*
 # tests need the emulated DVFS platform, which has boots of its own
-# (DVFS_BOOT, NOTRL_BOOT, SLOWDOWN_BOOT) where nothing may skip. Any other
+# (DVFS_BOOT, NOTRL_BOOT, SKX_BOOT, GLM_BOOT, TURBO_OFF_BOOT, SLOWDOWN_BOOT)
+# where nothing may skip. Any other
 # skip fails make test.
 EXPECTED_SKIPS := hwp_boost_test dvfs_test dvfs_boot_test dvfs_pelt_test \
 		  dvfs_slowdown_test dvfs_wobbly_test

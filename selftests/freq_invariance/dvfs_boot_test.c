@@ -60,7 +60,7 @@ static unsigned long long ratio_of(unsigned int mhz)
 /* The part QEMU presents, and what the boot code makes of it: 0, or -1 */
 static int expect(void)
 {
-	char line[256], cmdline[4096];
+	char line[256];
 	unsigned int model = 0;
 	FILE *f = fopen("/proc/cpuinfo", "r");
 
@@ -92,9 +92,7 @@ static int expect(void)
 		fi_err("CPU model %u: not one the platform emulates", model);
 		return -1;
 	}
-	if (fi_read_line("/proc/cmdline", cmdline, sizeof(cmdline)))
-		return -1;
-	turbo_off = !!strstr(cmdline, "dvfs_emu_turbo_disabled");
+	turbo_off = dvfs_cmdline_has("dvfs_emu_turbo_disabled");
 	return 0;
 }
 

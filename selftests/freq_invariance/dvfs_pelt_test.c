@@ -26,6 +26,15 @@
  * TCG; its ldexp() loop is too slow under -icount, whose one vCPU leaves
  * the sampler no other CPU anyway.)
  *
+ * A second task is busy for 20% of each period by the clock instead, as
+ * stress-ng's --cpu-load drives a CPU (whose own loop did not hold its
+ * duty under TCG): it does less work as f drops, and its util_avg is the
+ * model's for the running time it was seen to have at the same scale (P x
+ * min(f / f_ref, 1) x 1024 for a duty P that holds), at 4 frequencies,
+ * within the same bars. Its running time still grows as f drops (5.9 ms a
+ * period at 0.4 f_max, 4.1 at f_max, in one run): a tick's spin is not cut
+ * at the end of its window, and what is left is paid at the next period.
+ *
  * The second expectation is for the boot with dvfs_emu_no_turbo_ratios,
  * where the boot code must refuse invariance ("base or turbo ratio reads
  * 0"); a second test, run only in that boot, checks the refusal. DVFS_PELT_EXPECT=invariant or
@@ -142,6 +151,31 @@ static pid_t start_periodic(unsigned long n)
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (;;) {
 		work(n);
+		next.tv_nsec += PERIOD_US * 1000;
+		while (next.tv_nsec >= 1000000000) {
+			next.tv_nsec -= 1000000000;
+			next.tv_sec++;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+	}
+}
+
+/*
+ * A child on test_cpu busy for @busy_us by the clock at the start of every
+ * PERIOD_US: it does less work when the CPU is slower.
+ */
+static pid_t start_timed(unsigned int busy_us)
+{
+	struct timespec next;
+	pid_t pid = fi_fork();
+
+	if (pid)
+		return pid;
+	if (fi_pin_self(test_cpu))
+		_exit(1);
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (;;) {
+		fi_spin_us(busy_us);
 		next.tv_nsec += PERIOD_US * 1000;
 		while (next.tv_nsec >= 1000000000) {
 			next.tv_nsec -= 1000000000;
@@ -323,6 +357,28 @@ static int test_periodic(void)
 	return ret;
 }
 
+/* A task busy for a fixed share of the clock: its work drops with f */
+static int test_timed(void)
+{
+	unsigned int f[16], n_f = 4;
+	int ret;
+
+	frequencies(f, 4);
+	if (env_n) {
+		memcpy(f, env_f, sizeof(env_f));
+		n_f = env_n;
+	}
+	task = start_timed(PERIOD_US * WORK_PCT / 100);
+	if (task < 0) {
+		fi_err("cannot start the timed task");
+		return KSFT_FAIL;
+	}
+	fi_info("task %d: busy %d%% of %d us by the clock\n", task, WORK_PCT, PERIOD_US);
+	ret = at_frequencies(task, f, n_f);
+	stop_task();
+	return ret;
+}
+
 /*
  * In the boot with the turbo ratios withheld: the boot code refused
  * invariance for that reason, a busy CPU below the base keeps freq_scale
@@ -384,6 +440,7 @@ static int parse_freqs(const char *arg)
 
 static struct fi_test tests[] = {
 	{ "periodic_util_is_pelt_of_its_run_at_the_scale", test_periodic },
+	{ "timed_duty_util_is_pelt_of_its_run_at_the_scale", test_timed },
 	{ "invariance_refused_without_turbo_ratios", test_refused },
 };
 
@@ -392,7 +449,6 @@ int main(void)
 	const char *why, *expect = getenv("DVFS_PELT_EXPECT");
 	const char *freqs = getenv("DVFS_PELT_FREQS");
 	bool withheld;
-	char buf[4096];
 	size_t n = ARRAY_SIZE(tests);
 	int i;
 
@@ -404,9 +460,7 @@ int main(void)
 		ksft_exit_skip("%s\n", why);
 	if (i < 0)
 		ksft_exit_fail_msg("%s\n", why);
-	if (fi_read_line("/proc/cmdline", buf, sizeof(buf)))
-		ksft_exit_fail_msg("cannot read /proc/cmdline\n");
-	withheld = strstr(buf, "dvfs_emu_no_turbo_ratios");
+	withheld = dvfs_cmdline_has("dvfs_emu_no_turbo_ratios");
 	invariant = !withheld;
 	if (expect && (strcmp(expect, "invariant") && strcmp(expect, "not_invariant")))
 		ksft_exit_fail_msg("DVFS_PELT_EXPECT=%s: want invariant or not_invariant\n",

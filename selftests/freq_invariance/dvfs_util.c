@@ -62,6 +62,23 @@ int dvfs_platform_from_cmdline(void)
 		      &plat.turbo[3]) == 6 ? 0 : -1;
 }
 
+/* Whether the kernel command line has the word @word (no "=value") */
+bool dvfs_cmdline_has(const char *word)
+{
+	char line[4096], *tok, *save;
+	FILE *f = fopen("/proc/cmdline", "r");
+	bool found = false;
+
+	if (!f)
+		return false;
+	if (fgets(line, sizeof(line), f))
+		for (tok = strtok_r(line, " \t\n", &save); tok && !found;
+		     tok = strtok_r(NULL, " \t\n", &save))
+			found = !strcmp(tok, word);
+	fclose(f);
+	return found;
+}
+
 /*
  * Whether this boot has the platform: 0 (in plat); 1, skip: booted
  * without dvfs_emu=; -1, fail: dvfs_emu= is not a platform, or was asked

@@ -124,7 +124,6 @@ static const struct fi_test tests[] = {
 int main(void)
 {
 	const char *why;
-	char buf[4096];
 	int i;
 
 	ksft_print_header();
@@ -133,9 +132,7 @@ int main(void)
 		ksft_exit_skip("%s\n", why);
 	if (i < 0)
 		ksft_exit_fail_msg("%s\n", why);
-	if (fi_read_line("/proc/cmdline", buf, sizeof(buf)))
-		ksft_exit_fail_msg("cannot read /proc/cmdline\n");
-	if (!strstr(buf, "fi_wobbly_test"))
+	if (!dvfs_cmdline_has("fi_wobbly_test"))
 		ksft_exit_skip("%s\n",
 			       "turns invariance off until reboot: only in a boot with fi_wobbly_test on the command line");
 	nr_cpus = dvfs_setup_cpus(cpus, ARRAY_SIZE(cpus), false, &why);
