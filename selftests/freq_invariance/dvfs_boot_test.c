@@ -236,34 +236,13 @@ static int check_scale(unsigned int mhz, unsigned long long ratio)
 	unsigned int lo_mhz = mhz < limit(nr_cpus) ? mhz : limit(nr_cpus);
 	double hi = hi_mhz * 1024.0 / plat.base * 1024 / ratio;
 	double lo = lo_mhz * 1024.0 / plat.base * 1024 / ratio;
-	uint64_t scale = 0, prev;
-	char path[128];
-	int s;
+	uint64_t scale;
 
 	hi = hi > 1024 ? 1024 : hi;
 	lo = lo > 1024 ? 1024 : lo;
-	snprintf(path, sizeof(path), FI_DEBUGFS "/cpu%d/freq_scale", test_cpu);
-	if (dvfs_set_req(test_cpu, mhz)) {
-		fi_err("cannot request %u MHz on CPU %d", mhz, test_cpu);
+	if (dvfs_settled_scale(test_cpu, mhz, lo, hi, 3, &scale)) {
+		fi_err("(max_freq_ratio %llu)", ratio);
 		return -1;
-	}
-	for (s = 0; s < 100; s++) {
-		prev = scale;
-		fi_sleep_us(3000);
-		if (fi_read_u64(path, &scale))
-			return -1;
-		if (s && scale == prev)
-			break;
-	}
-	for (s = 0; s < 3; s++) {
-		fi_sleep_us(3000);
-		if (fi_read_u64(path, &scale))
-			return -1;
-		if (scale < lo * 0.99 || scale > hi * 1.01) {
-			fi_err("CPU %d busy at %u MHz, max_freq_ratio %llu: freq_scale %llu, want %.1f..%.1f +-1%%",
-			       test_cpu, mhz, ratio, (unsigned long long)scale, lo, hi);
-			return -1;
-		}
 	}
 	return 0;
 }

@@ -136,10 +136,12 @@ static unsigned long calibrate(void)
 }
 
 /*
- * A child on test_cpu that does @n iterations of work() at the start of
- * every PERIOD_US (absolute: a late period is followed at once by the next).
+ * A child on test_cpu busy at the start of every PERIOD_US (absolute: a
+ * late period is followed at once by the next): for @n iterations of
+ * work(), or, with @n 0, for @busy_us by the clock, which does less work
+ * when the CPU is slower.
  */
-static pid_t start_periodic(unsigned long n)
+static pid_t start_periodic(unsigned long n, unsigned int busy_us)
 {
 	struct timespec next;
 	pid_t pid = fi_fork();
@@ -150,32 +152,10 @@ static pid_t start_periodic(unsigned long n)
 		_exit(1);
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (;;) {
-		work(n);
-		next.tv_nsec += PERIOD_US * 1000;
-		while (next.tv_nsec >= 1000000000) {
-			next.tv_nsec -= 1000000000;
-			next.tv_sec++;
-		}
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
-	}
-}
-
-/*
- * A child on test_cpu busy for @busy_us by the clock at the start of every
- * PERIOD_US: it does less work when the CPU is slower.
- */
-static pid_t start_timed(unsigned int busy_us)
-{
-	struct timespec next;
-	pid_t pid = fi_fork();
-
-	if (pid)
-		return pid;
-	if (fi_pin_self(test_cpu))
-		_exit(1);
-	clock_gettime(CLOCK_MONOTONIC, &next);
-	for (;;) {
-		fi_spin_us(busy_us);
+		if (n)
+			work(n);
+		else
+			fi_spin_us(busy_us);
 		next.tv_nsec += PERIOD_US * 1000;
 		while (next.tv_nsec >= 1000000000) {
 			next.tv_nsec -= 1000000000;
@@ -338,14 +318,14 @@ static int test_periodic(void)
 	 * Then as the periodic task runs: it wakes from idle every period,
 	 * and under TCG that took about 1.8 times the calibrated time
 	 */
-	task = n ? start_periodic(n) : -1;
+	task = n ? start_periodic(n, 0) : -1;
 	if (task < 0 || ran_per_period(task, &ran)) {
 		fi_err("cannot calibrate or start the periodic task");
 		return KSFT_FAIL;
 	}
 	stop_task();
 	n = n * (PERIOD_US * WORK_PCT / 100.0) / ran;
-	task = start_periodic(n);
+	task = start_periodic(n, 0);
 	if (task < 0) {
 		fi_err("cannot start the periodic task");
 		return KSFT_FAIL;
@@ -368,7 +348,7 @@ static int test_timed(void)
 		memcpy(f, env_f, sizeof(env_f));
 		n_f = env_n;
 	}
-	task = start_timed(PERIOD_US * WORK_PCT / 100);
+	task = start_periodic(0, PERIOD_US * WORK_PCT / 100);
 	if (task < 0) {
 		fi_err("cannot start the timed task");
 		return KSFT_FAIL;

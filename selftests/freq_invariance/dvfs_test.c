@@ -397,34 +397,11 @@ static int check_scale(unsigned int mhz, unsigned long long ratio)
 {
 	double want = want_scale_ref(mhz, ratio), hi = want;
 	double lo = want_scale_ref(mhz < cap(nr_cpus) ? mhz : cap(nr_cpus), ratio);
-	char path[128];
 	uint64_t scale;
-	int s;
 
-	snprintf(path, sizeof(path), FI_DEBUGFS "/cpu%d/freq_scale", test_cpu);
-	if (dvfs_set_req(test_cpu, mhz)) {
-		fi_err("cannot request %u MHz on CPU %d", mhz, test_cpu);
+	if (dvfs_settled_scale(test_cpu, mhz, lo, hi, 5, &scale)) {
+		fi_err("(max_freq_ratio %llu)", ratio);
 		return -1;
-	}
-	/* Until a tick has seen only the new frequency: two alike */
-	for (s = 0, scale = 0; s < 100; s++) {
-		uint64_t prev = scale;
-
-		fi_sleep_us(3000);
-		if (fi_read_u64(path, &scale))
-			break;
-		if (s && scale == prev)
-			break;
-	}
-	for (s = 0; s < 5; s++) {
-		fi_sleep_us(3000);
-		if (fi_read_u64(path, &scale))
-			return -1;
-		if (scale < lo * 0.99 || scale > hi * 1.01) {
-			fi_err("CPU %d busy at %u MHz, max_freq_ratio %llu: freq_scale %llu, want %.1f..%.1f +-1%%",
-			       test_cpu, mhz, ratio, (unsigned long long)scale, lo, hi);
-			return -1;
-		}
 	}
 	fi_info("%u MHz: freq_scale %llu (formula %.1f)\n", mhz,
 		(unsigned long long)scale, want);

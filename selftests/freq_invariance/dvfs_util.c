@@ -249,6 +249,45 @@ int dvfs_setup_cpus(int *cpus, int max, bool pin, const char **why)
 }
 
 /*
+ * CPU @cpu, kept busy, asked for @mhz: once a tick has seen only the new
+ * frequency (two reads of freq_scale 3 ms apart alike), freq_scale is
+ * within 1% of @lo..@hi in each of @reads reads 3 ms apart. 0, with the
+ * last read in *@scale; or -1, said why.
+ */
+int dvfs_settled_scale(int cpu, unsigned int mhz, double lo, double hi, int reads,
+		       uint64_t *scale)
+{
+	uint64_t prev;
+	char path[128];
+	int s;
+
+	snprintf(path, sizeof(path), FI_DEBUGFS "/cpu%d/freq_scale", cpu);
+	if (dvfs_set_req(cpu, mhz)) {
+		fi_err("cannot request %u MHz on CPU %d", mhz, cpu);
+		return -1;
+	}
+	for (s = 0, *scale = 0; s < 100; s++) {
+		prev = *scale;
+		fi_sleep_us(3000);
+		if (fi_read_u64(path, scale))
+			break;
+		if (s && *scale == prev)
+			break;
+	}
+	for (s = 0; s < reads; s++) {
+		fi_sleep_us(3000);
+		if (fi_read_u64(path, scale))
+			return -1;
+		if (*scale < lo * 0.99 || *scale > hi * 1.01) {
+			fi_err("CPU %d busy at %u MHz: freq_scale %llu, want %.1f..%.1f +-1%%",
+			       cpu, mhz, (unsigned long long)*scale, lo, hi);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
  * Whether choosing the turbo reference is refused as while invariance is
  * off (-ENODEV; or there is no knob: CONFIG_X86_FREQ_SCALE_OVERRIDE=n).
  * Otherwise @err is what the write of "1c" gave (0: accepted).

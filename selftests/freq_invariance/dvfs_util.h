@@ -33,5 +33,7 @@ int dvfs_cpufreq_write(int cpu, const char *name, const char *val);
 int dvfs_set_req(int cpu, unsigned int mhz);
 int dvfs_get_req(int cpu, unsigned int *mhz);
 int dvfs_msr_read(int cpu, unsigned int msr, uint64_t *val);
+int dvfs_settled_scale(int cpu, unsigned int mhz, double lo, double hi, int reads,
+		       uint64_t *scale);
 
 #endif
