@@ -84,104 +84,6 @@ static void stop_task(void)
 	task = -1;
 }
 
-/* @n iterations of a counted loop: integer work only (see above) */
-static void work(unsigned long n)
-{
-	unsigned long i;
-	int j;
-
-	for (i = 0; i < n; )
-		/* Counted one by one: the compiler may not fold the loop */
-		for (j = 0; j < 16; j++)
-			asm volatile("inc %0" : "+r" (i));
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/*
- * Iterations of work() that take WORK_PCT of PERIOD_US on test_cpu now
- * (at the 1-core turbo): the median of five timed runs of about that.
- */
-static unsigned long calibrate(void)
-{
-	unsigned long n = 10000;
-	uint64_t t0, dt = 0, runs[5];
-	int i;
-
-	if (fi_pin_self(test_cpu))
-		return 0;
-	for (i = 0; i < 20; i++) {
-		t0 = fi_now_us();
-		work(n);
-		dt = fi_now_us() - t0;
-		if (dt >= PERIOD_US * WORK_PCT / 100 / 4)
-			break;
-		n *= 4;
-	}
-	n = n * (PERIOD_US * WORK_PCT / 100.0) / (dt ? dt : 1);
-	for (i = 0; i < 5; i++) {
-		t0 = fi_now_us();
-		work(n);
-		runs[i] = fi_now_us() - t0;
-	}
-	qsort(runs, 5, sizeof(runs[0]), cmp_u64);
-	if (fi_pin_self(cpus[0]) || !runs[2])
-		return 0;
-	return n * (PERIOD_US * WORK_PCT / 100.0) / runs[2];
-}
-
-/*
- * A child on test_cpu busy at the start of every PERIOD_US (absolute: a
- * late period is followed at once by the next): for @n iterations of
- * work(), or, with @n 0, for @busy_us by the clock, which does less work
- * when the CPU is slower.
- */
-static pid_t start_periodic(unsigned long n, unsigned int busy_us)
-{
-	struct timespec next;
-	pid_t pid = fi_fork();
-
-	if (pid)
-		return pid;
-	if (fi_pin_self(test_cpu))
-		_exit(1);
-	clock_gettime(CLOCK_MONOTONIC, &next);
-	for (;;) {
-		if (n)
-			work(n);
-		else
-			fi_spin_us(busy_us);
-		next.tv_nsec += PERIOD_US * 1000;
-		while (next.tv_nsec >= 1000000000) {
-			next.tv_nsec -= 1000000000;
-			next.tv_sec++;
-		}
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
-	}
-}
-
-/* @pid's running time per PERIOD_US over 20 periods, after 5 */
-static int ran_per_period(pid_t pid, double *ran_us)
-{
-	long long ran0, ran1;
-	uint64_t t0;
-
-	fi_sleep_us(5 * PERIOD_US);
-	t0 = fi_now_us();
-	if (fi_read_sched_ns(pid, "se.sum_exec_runtime", &ran0))
-		return -1;
-	fi_sleep_us(20 * PERIOD_US);
-	if (fi_read_sched_ns(pid, "se.sum_exec_runtime", &ran1))
-		return -1;
-	*ran_us = (ran1 - ran0) / 1000.0 / (fi_now_us() - t0) * PERIOD_US;
-	return *ran_us > 0 ? 0 : -1;
-}
-
 /* The scale the kernel should apply to a CPU at @mhz, x 1024 */
 static double want_scale(unsigned int mhz)
 {
@@ -313,19 +215,19 @@ static int test_periodic(void)
 	for (i = 0; i < nr_cpus; i++)
 		if (dvfs_set_req(cpus[i], plat.turbo[L1C]))
 			return KSFT_FAIL;
-	n = calibrate();
+	n = dvfs_calibrate(test_cpu, cpus[0], PERIOD_US * WORK_PCT / 100.0);
 	/*
 	 * Then as the periodic task runs: it wakes from idle every period,
 	 * and under TCG that took about 1.8 times the calibrated time
 	 */
-	task = n ? start_periodic(n, 0) : -1;
-	if (task < 0 || ran_per_period(task, &ran)) {
+	task = n ? dvfs_start_periodic(test_cpu, PERIOD_US, n, 0) : -1;
+	if (task < 0 || dvfs_ran_per_period(task, PERIOD_US, &ran)) {
 		fi_err("cannot calibrate or start the periodic task");
 		return KSFT_FAIL;
 	}
 	stop_task();
 	n = n * (PERIOD_US * WORK_PCT / 100.0) / ran;
-	task = start_periodic(n, 0);
+	task = dvfs_start_periodic(test_cpu, PERIOD_US, n, 0);
 	if (task < 0) {
 		fi_err("cannot start the periodic task");
 		return KSFT_FAIL;
@@ -348,7 +250,7 @@ static int test_timed(void)
 		memcpy(f, env_f, sizeof(env_f));
 		n_f = env_n;
 	}
-	task = start_periodic(0, PERIOD_US * WORK_PCT / 100);
+	task = dvfs_start_periodic(test_cpu, PERIOD_US, 0, PERIOD_US * WORK_PCT / 100);
 	if (task < 0) {
 		fi_err("cannot start the timed task");
 		return KSFT_FAIL;
@@ -357,6 +259,41 @@ static int test_timed(void)
 	ret = at_frequencies(task, f, n_f);
 	stop_task();
 	return ret;
+}
+
+/*
+ * An always-running task on a CPU at the platform's minimum (the seed
+ * commit's case): clock_pelt runs at the scale, so util_avg still reaches
+ * the top, later; when the saturated CPU idles, what clock_pelt fell
+ * behind, (1 - scale / 1024) of the running time, is lost idle time.
+ * Without invariance the scale is 1024 and nothing is lost. Slack as
+ * invariance_test's: 10 ms and 5%.
+ */
+static int test_saturated(void)
+{
+	double scale = want_scale(plat.min), want, got, tol;
+	struct fi_saturation r;
+
+	if (dvfs_set_req(test_cpu, plat.min) ||
+	    fi_saturate(test_cpu, 1000000 * fmax(1, 512 / scale), &r)) {
+		fi_err("cannot run a spinner on CPU %d at %u MHz", test_cpu, plat.min);
+		return KSFT_FAIL;
+	}
+	want = (1 - scale / 1024) * r.ran_ns / 1e6;
+	got = r.lost_ns / 1e6;
+	tol = 0.05 * want + 10;
+	fi_info("%u MHz (scale %.1f), always running %.0f ms: util_avg %lld, lost_idle_time +%.1f ms (model %.1f +- %.1f)\n",
+		plat.min, scale, r.ran_ns / 1e6, r.util, got, want, tol);
+	if (r.util < 0.95 * 1024) {
+		fi_err("util_avg %lld, want >= 95%% of 1024: an always-running task reaches the top at any scale",
+		       r.util);
+		return KSFT_FAIL;
+	}
+	if (fabs(got - want) > tol) {
+		fi_err("lost_idle_time +%.1f ms, want +%.1f +- %.1f ms", got, want, tol);
+		return KSFT_FAIL;
+	}
+	return KSFT_PASS;
 }
 
 /*
@@ -421,6 +358,7 @@ static int parse_freqs(const char *arg)
 static struct fi_test tests[] = {
 	{ "periodic_util_is_pelt_of_its_run_at_the_scale", test_periodic },
 	{ "timed_duty_util_is_pelt_of_its_run_at_the_scale", test_timed },
+	{ "saturated_cpu_loses_what_clock_pelt_lagged", test_saturated },
 	{ "invariance_refused_without_turbo_ratios", test_refused },
 };
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dvfs_util.h"
@@ -298,4 +299,136 @@ bool dvfs_reference_refused(int *err)
 
 	*err = access(ref, F_OK) ? -ENODEV : fi_write_str(ref, "1c");
 	return *err == -ENODEV;
+}
+
+/*
+ * @n iterations of a counted loop: integer work only, whose time is
+ * f_max / f times longer at f (the platform slows every instruction alike;
+ * rt-app's ldexp() loop would do too, but is too slow under -icount).
+ */
+void dvfs_work(unsigned long n)
+{
+	unsigned long i;
+	int j;
+
+	for (i = 0; i < n; )
+		/* Counted one by one: the compiler may not fold the loop */
+		for (j = 0; j < 16; j++)
+			asm volatile("inc %0" : "+r" (i));
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Iterations of dvfs_work() that take @us on @cpu now: the median of five
+ * timed runs of about that; this process is on @home again after. 0 on
+ * error.
+ */
+unsigned long dvfs_calibrate(int cpu, int home, double us)
+{
+	unsigned long n = 10000;
+	uint64_t t0, dt = 0, runs[5];
+	int i;
+
+	if (fi_pin_self(cpu))
+		return 0;
+	for (i = 0; i < 20; i++) {
+		t0 = fi_now_us();
+		dvfs_work(n);
+		dt = fi_now_us() - t0;
+		if (dt >= us / 4)
+			break;
+		n *= 4;
+	}
+	n = n * us / (dt ? dt : 1);
+	for (i = 0; i < 5; i++) {
+		t0 = fi_now_us();
+		dvfs_work(n);
+		runs[i] = fi_now_us() - t0;
+	}
+	qsort(runs, 5, sizeof(runs[0]), cmp_u64);
+	if (fi_pin_self(home) || !runs[2])
+		return 0;
+	return n * us / runs[2];
+}
+
+/*
+ * A child on @cpu busy at the start of every @period_us (absolute: a late
+ * period is followed at once by the next): for @n iterations of
+ * dvfs_work(), or, with @n 0, for @busy_us by the clock, which does less
+ * work when the CPU is slower. Its pid, or -1.
+ */
+pid_t dvfs_start_periodic(int cpu, unsigned int period_us, unsigned long n,
+			  unsigned int busy_us)
+{
+	struct timespec next;
+	pid_t pid = fi_fork();
+
+	if (pid)
+		return pid;
+	if (fi_pin_self(cpu))
+		_exit(1);
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (;;) {
+		if (n)
+			dvfs_work(n);
+		else
+			fi_spin_us(busy_us);
+		next.tv_nsec += period_us * 1000;
+		while (next.tv_nsec >= 1000000000) {
+			next.tv_nsec -= 1000000000;
+			next.tv_sec++;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+	}
+}
+
+/* @pid's running time per @period_us over 20 periods, after 5 */
+int dvfs_ran_per_period(pid_t pid, unsigned int period_us, double *ran_us)
+{
+	long long ran0, ran1;
+	uint64_t t0;
+
+	fi_sleep_us(5 * period_us);
+	t0 = fi_now_us();
+	if (fi_read_sched_ns(pid, "se.sum_exec_runtime", &ran0))
+		return -1;
+	fi_sleep_us(20 * period_us);
+	if (fi_read_sched_ns(pid, "se.sum_exec_runtime", &ran1))
+		return -1;
+	*ran_us = (ran1 - ran0) / 1000.0 / (fi_now_us() - t0) * period_us;
+	return *ran_us > 0 ? 0 : -1;
+}
+
+/*
+ * The values of the @n keys @keys of CPU @cpu's platform state (debugfs),
+ * from one read: 0, or -1 when one is missing.
+ */
+int dvfs_read_state(int cpu, const char *const *keys, unsigned long long *vals, int n)
+{
+	char path[128], line[128], key[32];
+	unsigned long long v, found = 0;
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), EMU_DIR "/cpu%d/state", cpu);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%31s %llu", key, &v) != 2)
+			continue;
+		for (i = 0; i < n; i++)
+			if (!strcmp(key, keys[i])) {
+				vals[i] = v;
+				found |= 1ULL << i;
+			}
+	}
+	fclose(f);
+	return found == (1ULL << n) - 1 ? 0 : -1;
 }

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define EMU_DIR		"/sys/kernel/debug/x86/dvfs_emu"
 #define CPUFREQ_DIR	"/sys/devices/system/cpu/cpu%d/cpufreq"
@@ -33,7 +34,13 @@ int dvfs_cpufreq_write(int cpu, const char *name, const char *val);
 int dvfs_set_req(int cpu, unsigned int mhz);
 int dvfs_get_req(int cpu, unsigned int *mhz);
 int dvfs_msr_read(int cpu, unsigned int msr, uint64_t *val);
+int dvfs_read_state(int cpu, const char *const *keys, unsigned long long *vals, int n);
 int dvfs_settled_scale(int cpu, unsigned int mhz, double lo, double hi, int reads,
 		       uint64_t *scale);
+void dvfs_work(unsigned long n);
+unsigned long dvfs_calibrate(int cpu, int home, double us);
+pid_t dvfs_start_periodic(int cpu, unsigned int period_us, unsigned long n,
+			  unsigned int busy_us);
+int dvfs_ran_per_period(pid_t pid, unsigned int period_us, double *ran_us);
 
 #endif

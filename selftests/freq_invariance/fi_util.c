@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -676,4 +677,65 @@ pid_t fi_find_task(const char *comm)
 	}
 	closedir(dir);
 	return pid;
+}
+
+/*
+ * A spinner on @cpu from util_avg 0 (a new task) until its util_avg is 95%
+ * of 1024 or 2 s have passed, and on until @run_us in all; then it blocks
+ * and the CPU idles. Idle time is only lost once the rq's util_sum
+ * reaches (LOAD_AVG_MAX - 1024) * 1024 - LOAD_AVG_MAX, 97.9% of its
+ * bound: 177 PELT periods from 0, 363 ms at scale 512. Reports its last
+ * util_avg, its running time and the growth of @cpu's lost_idle_time
+ * 100 ms after. 0, or -1.
+ */
+int fi_saturate(int cpu, double run_us, struct fi_saturation *r)
+{
+	long long ran_ns = 0;
+	uint64_t lost0, lost1 = 0, t0;
+	struct pollfd pfd;
+	char path[128], c = 0;
+	int fds[2], err;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), FI_DEBUGFS "/cpu%d/lost_idle_time", cpu);
+	r->util = 0;
+	if (fi_read_u64(path, &lost0) || pipe(fds))
+		return -1;
+	/*
+	 * The spinner stops by blocking, not by dying: a dead task's util is
+	 * removed from the rq, maybe (newidle balance) before the rq idles,
+	 * and the rq would then not count as always running.
+	 */
+	pid = fi_fork();
+	if (!pid) {
+		pfd.fd = fds[0];
+		pfd.events = POLLIN;
+		if (fi_pin_self(cpu))
+			_exit(1);
+		while (!poll(&pfd, 1, 0))
+			fi_spin_us(1000);
+		/* told to stop: block on the empty pipe until killed */
+		if (read(fds[0], &c, 1) == 1)
+			while (read(fds[0], &c, 1) >= 0)
+				;
+		_exit(0);
+	}
+	t0 = fi_now_us();
+	while (pid > 0 && fi_now_us() < t0 + 2000000 && r->util < 0.95 * 1024) {
+		fi_sleep_us(10000);
+		fi_read_sched_field(pid, "se.avg.util_avg", &r->util);
+	}
+	if (fi_now_us() < t0 + run_us)
+		fi_sleep_us(t0 + run_us - fi_now_us());
+	if (pid > 0 && write(fds[1], &c, 1) != 1)
+		fi_err("cannot tell the spinner to stop: %m");
+	fi_sleep_us(100000);
+	fi_read_sched_ns(pid, "se.sum_exec_runtime", &ran_ns);
+	err = fi_read_u64(path, &lost1);
+	fi_reap(pid);
+	close(fds[0]);
+	close(fds[1]);
+	r->ran_ns = ran_ns;
+	r->lost_ns = lost1 - lost0;
+	return pid > 0 && ran_ns > 0 && !err ? 0 : -1;
 }

@@ -78,6 +78,14 @@ struct fi_duty {
 int fi_measure_duty(int cpu, double period_us, double busy_us, double settle_us,
 		    double measure_us, struct fi_duty *d);
 
+struct fi_saturation {
+	long long util;		/* the spinner's util_avg before it stopped */
+	long long ran_ns;	/* its running time */
+	uint64_t lost_ns;	/* the growth of its CPU's lost_idle_time */
+};
+
+int fi_saturate(int cpu, double run_us, struct fi_saturation *r);
+
 pid_t fi_fork(void);
 void fi_teardown_on_signals(void);
 pid_t fi_spawn_spinner(int cpu);

@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,57 +179,15 @@ static int test_time_based_duty(void)
 /* At scale 512 an always-running task still saturates, and loses idle time. */
 static int test_saturation(void)
 {
-	long long u = 0, ran_ns = 0;
-	struct pollfd pfd;
-	uint64_t lost0, lost1;
+	struct fi_saturation r;
 	double want, got, tol;
-	char path[128], c = 0;
-	int i, fds[2];
-	pid_t pid;
 
-	snprintf(path, sizeof(path), FI_DIR "/cpu%d/lost_idle_time", test_cpu);
-	if (pipe(fds))
+	if (fi_override(test_cpu, 512))
 		return KSFT_FAIL;
-	if (fi_read_u64(path, &lost0) || fi_override(test_cpu, 512))
+	if (fi_saturate(test_cpu, 1000000, &r)) {
+		fi_override(test_cpu, 0);
 		return KSFT_FAIL;
-	/*
-	 * The spinner stops by blocking, not by dying: a dead task's util is
-	 * removed from the rq, maybe (newidle balance) before the rq idles,
-	 * and the rq would then not count as always running.
-	 */
-	pid = fi_fork();
-	if (!pid) {
-		pfd.fd = fds[0];
-		pfd.events = POLLIN;
-		if (fi_pin_self(test_cpu))
-			_exit(1);
-		while (!poll(&pfd, 1, 0))
-			fi_spin_us(1000);
-		/* told to stop: block on the empty pipe until killed */
-		if (read(fds[0], &c, 1) == 1)
-			while (read(fds[0], &c, 1) >= 0)
-				;
-		_exit(0);
 	}
-	for (i = 0; i < 200 && u < 0.95 * PELT_SCALE; i++) {
-		fi_sleep_us(10000);
-		fi_read_sched_field(pid, "se.avg.util_avg", &u);
-	}
-	/*
-	 * Idle time is only lost once the rq's util_sum reaches
-	 * (LOAD_AVG_MAX - 1024) * 1024 - LOAD_AVG_MAX, 97.9% of its bound:
-	 * 177 PELT periods from 0, 363 ms at scale 512. Run 1 s in all.
-	 */
-	if (i < 100)	/* never a negative (huge) sleep when util never got there */
-		fi_sleep_us(1000000 - i * 10000);
-	if (write(fds[1], &c, 1) != 1)
-		fi_err("cannot tell the spinner to stop: %m");
-	fi_sleep_us(100000);
-	fi_read_sched_ns(pid, "se.sum_exec_runtime", &ran_ns);
-	fi_read_u64(path, &lost1);
-	fi_reap(pid);
-	close(fds[0]);
-	close(fds[1]);
 	fi_override(test_cpu, 0);
 
 	/*
@@ -240,13 +197,13 @@ static int test_saturation(void)
 	 * lost_idle_time. Slack: the spinner's last tick and exit, and what
 	 * else ran on the CPU (10 ms), and 5%.
 	 */
-	want = (1 - 512.0 / PELT_SCALE) * ran_ns / 1e6;
-	got = (lost1 - lost0) / 1e6;
+	want = (1 - 512.0 / PELT_SCALE) * r.ran_ns / 1e6;
+	got = r.lost_ns / 1e6;
 	tol = 0.05 * want + 10;
 	fi_info("scale 512, always running %.0f ms: util %lld, lost_idle_time +%.1f ms (model %.1f +- %.1f)\n",
-		ran_ns / 1e6, u, got, want, tol);
-	if (u < 0.95 * PELT_SCALE) {
-		fi_err("expected util_avg >= 95%% of 1024 at scale 512, got %lld", u);
+		r.ran_ns / 1e6, r.util, got, want, tol);
+	if (r.util < 0.95 * PELT_SCALE) {
+		fi_err("expected util_avg >= 95%% of 1024 at scale 512, got %lld", r.util);
 		return KSFT_FAIL;
 	}
 	if (fabs(got - want) > tol) {
