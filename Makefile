@@ -48,7 +48,7 @@ KUNIT_SUITES := intel_pstate_hwp_boost x86_dvfs_emu
 # where nothing may skip. Any other
 # skip fails make test.
 EXPECTED_SKIPS := hwp_boost_test dvfs_test dvfs_boot_test dvfs_pelt_test \
-		  dvfs_slowdown_test dvfs_wobbly_test dvfs_schedutil_test
+		  dvfs_slowdown_test dvfs_wobbly_test
 # The emulated DVFS platform's boot (CONFIG_X86_DVFS_EMULATION): an Intel
 # family 6 CPU (a Kaby Lake: intel_pstate leaves it alone without HWP),
 # four CPUs so that the turbo limits of 1, 2 and 4 active cores are seen,
@@ -56,19 +56,18 @@ EXPECTED_SKIPS := hwp_boost_test dvfs_test dvfs_boot_test dvfs_pelt_test \
 # TCG even under ACCEL=kvm (the host's CPU is not such a part); the
 # user's APPEND first, then the platform.
 # dvfs_pelt_test compares util_avg with the PELT model of what the task
-# was seen to run; dvfs_schedutil_test, schedutil's fixed point. Last, as it turns invariance off until reboot, the
+# was seen to run. Last, as it turns invariance off until reboot, the
 # "went wobbly" disable (dvfs_wobbly_test runs only with fi_wobbly_test on
 # the command line).
 DVFS_BOOT  := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=4 \
 	      APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 fi_wobbly_test)"
-DVFS_TESTS := dvfs_boot_test dvfs_test dvfs_pelt_test dvfs_schedutil_test dvfs_wobbly_test
+DVFS_TESTS := dvfs_boot_test dvfs_test dvfs_pelt_test dvfs_wobbly_test
 # The same platform with MSR_TURBO_RATIO_LIMIT reading 0: the boot code
 # refuses invariance, a state only a boot gives. dvfs_pelt_test checks the
-# refusal and that util_avg then follows the running time unscaled;
-# dvfs_schedutil_test, that schedutil then settles on the current request.
+# refusal and that util_avg then follows the running time unscaled.
 NOTRL_BOOT  := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2 \
 	       APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 dvfs_emu_no_turbo_ratios)"
-NOTRL_TESTS := dvfs_pelt_test dvfs_schedutil_test
+NOTRL_TESTS := dvfs_pelt_test
 # The turbo reference the boot code picks depends on the part and on the
 # firmware's turbo setting: a boot for each (dvfs_boot_test). Skylake-X
 # and Goldmont list their turbo limits by groups of cores; without HWP

@@ -404,31 +404,3 @@ int dvfs_ran_per_period(pid_t pid, unsigned int period_us, double *ran_us)
 	*ran_us = (ran1 - ran0) / 1000.0 / (fi_now_us() - t0) * period_us;
 	return *ran_us > 0 ? 0 : -1;
 }
-
-/*
- * The values of the @n keys @keys of CPU @cpu's platform state (debugfs),
- * from one read: 0, or -1 when one is missing.
- */
-int dvfs_read_state(int cpu, const char *const *keys, unsigned long long *vals, int n)
-{
-	char path[128], line[128], key[32];
-	unsigned long long v, found = 0;
-	FILE *f;
-	int i;
-
-	snprintf(path, sizeof(path), EMU_DIR "/cpu%d/state", cpu);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%31s %llu", key, &v) != 2)
-			continue;
-		for (i = 0; i < n; i++)
-			if (!strcmp(key, keys[i])) {
-				vals[i] = v;
-				found |= 1ULL << i;
-			}
-	}
-	fclose(f);
-	return found == (1ULL << n) - 1 ? 0 : -1;
-}

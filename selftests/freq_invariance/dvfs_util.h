@@ -34,7 +34,6 @@ int dvfs_cpufreq_write(int cpu, const char *name, const char *val);
 int dvfs_set_req(int cpu, unsigned int mhz);
 int dvfs_get_req(int cpu, unsigned int *mhz);
 int dvfs_msr_read(int cpu, unsigned int msr, uint64_t *val);
-int dvfs_read_state(int cpu, const char *const *keys, unsigned long long *vals, int n);
 int dvfs_settled_scale(int cpu, unsigned int mhz, double lo, double hi, int reads,
 		       uint64_t *scale);
 void dvfs_work(unsigned long n);
