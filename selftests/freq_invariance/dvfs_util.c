@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "dvfs_util.h"
@@ -366,26 +365,7 @@ unsigned long dvfs_calibrate(int cpu, int home, double us)
 pid_t dvfs_start_periodic(int cpu, unsigned int period_us, unsigned long n,
 			  unsigned int busy_us)
 {
-	struct timespec next;
-	pid_t pid = fi_fork();
-
-	if (pid)
-		return pid;
-	if (fi_pin_self(cpu))
-		_exit(1);
-	clock_gettime(CLOCK_MONOTONIC, &next);
-	for (;;) {
-		if (n)
-			dvfs_work(n);
-		else
-			fi_spin_us(busy_us);
-		next.tv_nsec += period_us * 1000;
-		while (next.tv_nsec >= 1000000000) {
-			next.tv_nsec -= 1000000000;
-			next.tv_sec++;
-		}
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
-	}
+	return fi_spawn_periodic(cpu, period_us, n ? dvfs_work : NULL, n, busy_us);
 }
 
 /* @pid's running time per @period_us over 20 periods, after 5 */

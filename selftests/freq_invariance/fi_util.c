@@ -473,8 +473,14 @@ int fi_override(int cpu, unsigned int scale)
 	return fi_write_str(path, val);
 }
 
-/* A child pinned to @cpu, busy @busy_us of every @period_us of wall time. */
-pid_t fi_spawn_duty(int cpu, double period_us, double busy_us)
+/*
+ * A child pinned to @cpu, busy at the start of every @period_us of wall
+ * time (absolute: a late period is followed at once by the next): with
+ * @work, calling it with @n; else spinning @busy_us by the clock. Its pid,
+ * or -1.
+ */
+pid_t fi_spawn_periodic(int cpu, double period_us, void (*work)(unsigned long),
+			unsigned long n, double busy_us)
 {
 	struct timespec next;
 	pid_t pid = fi_fork();
@@ -485,7 +491,10 @@ pid_t fi_spawn_duty(int cpu, double period_us, double busy_us)
 		_exit(1);
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (;;) {
-		fi_spin_us(busy_us);
+		if (work)
+			work(n);
+		else
+			fi_spin_us(busy_us);
 		next.tv_nsec += period_us * 1000;
 		while (next.tv_nsec >= 1000000000) {
 			next.tv_nsec -= 1000000000;
@@ -493,6 +502,12 @@ pid_t fi_spawn_duty(int cpu, double period_us, double busy_us)
 		}
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
 	}
+}
+
+/* A child pinned to @cpu, busy @busy_us of every @period_us of wall time. */
+pid_t fi_spawn_duty(int cpu, double period_us, double busy_us)
+{
+	return fi_spawn_periodic(cpu, period_us, NULL, 0, busy_us);
 }
 
 /*

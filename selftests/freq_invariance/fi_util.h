@@ -66,6 +66,8 @@ int fi_read_clocks(int cpu, unsigned long long *cpu_scale,
 		   unsigned long long *task, long long *lag);
 int fi_read_lag(int cpu, long long *lag);
 int fi_override(int cpu, unsigned int scale);
+pid_t fi_spawn_periodic(int cpu, double period_us, void (*work)(unsigned long),
+			unsigned long n, double busy_us);
 pid_t fi_spawn_duty(int cpu, double period_us, double busy_us);
 
 struct fi_duty {
