@@ -96,47 +96,6 @@ static double want_scale(unsigned int mhz)
 }
 
 /*
- * The task's mean util_avg over WINDOW_US, sampled every SAMPLE_US from
- * this CPU, after @settle_us; its running time per period; and the mean
- * freq_scale of its CPU.
- */
-static int observe(pid_t tid, double settle_us, double *util, double *ran_us,
-		   double *scale)
-{
-	long long ran0, ran1, u;
-	uint64_t t0, t1, fs;
-	double sum = 0, fsum = 0;
-	char path[128];
-	long n = 0;
-
-	snprintf(path, sizeof(path), FI_DEBUGFS "/cpu%d/freq_scale", test_cpu);
-	fi_sleep_us(settle_us);
-	t0 = fi_now_us();
-	if (fi_read_sched_ns(tid, "se.sum_exec_runtime", &ran0))
-		return -1;
-	while (fi_now_us() < t0 + WINDOW_US) {
-		if (fi_read_sched_field(tid, "se.avg.util_avg", &u))
-			return -1;
-		/* freq_scale is per tick: a sample in 8 is plenty */
-		if (!(n % 8)) {
-			if (fi_read_u64(path, &fs))
-				return -1;
-			fsum += fs;
-		}
-		sum += u;
-		n++;
-		fi_sleep_us(SAMPLE_US);
-	}
-	if (fi_read_sched_ns(tid, "se.sum_exec_runtime", &ran1))
-		return -1;
-	t1 = fi_now_us();
-	*util = sum / n;
-	*scale = fsum / ((n + 7) / 8);
-	*ran_us = (ran1 - ran0) / 1000.0 / (t1 - t0) * PERIOD_US;
-	return 0;
-}
-
-/*
  * The task @tid at each of the @n frequencies @f: the mean of its util_avg
  * against the model's for its observed running time per PERIOD_US at the
  * scale the kernel should apply, within 3% of 1024 each and 1% on average.
@@ -151,14 +110,18 @@ static int at_frequencies(pid_t tid, const unsigned int *f, int n)
 	fi_info("   MHz  scale (seen)  ran_us/period  util_avg  model  error\n");
 	for (i = 0; i < n; i++) {
 		struct pelt_cfg cfg = { .mode = PELT_TIME_SCALING };
-		double scale = want_scale(f[i]), util, ran, model, err, seen;
+		double scale = want_scale(f[i]), util, ran, model, err;
+		struct dvfs_seen seen;
 
 		cfg.scale = lround(scale);
 		if (dvfs_set_req(test_cpu, f[i]) ||
-		    observe(tid, i ? SETTLE_US : FIRST_SETTLE_US, &util, &ran, &seen)) {
+		    dvfs_observe(test_cpu, tid, PERIOD_US, i ? SETTLE_US : FIRST_SETTLE_US,
+				 WINDOW_US, SAMPLE_US, &seen)) {
 			fi_err("%u MHz: cannot set the frequency or observe task %d", f[i], tid);
 			return KSFT_FAIL;
 		}
+		util = seen.util;
+		ran = seen.ran_us;
 		if (ran >= PERIOD_US) {
 			fi_err("%u MHz: the task ran %.0f us of each %d us: not periodic",
 			       f[i], ran, PERIOD_US);
@@ -168,7 +131,7 @@ static int at_frequencies(pid_t tid, const unsigned int *f, int n)
 		err = util - model;
 		err_sum += fabs(err);
 		worst = fmax(worst, fabs(err));
-		fi_info("%6u %6.1f %6.1f %14.0f %9.1f %6.1f %+6.1f\n", f[i], scale, seen, ran,
+		fi_info("%6u %6.1f %6.1f %14.0f %9.1f %6.1f %+6.1f\n", f[i], scale, seen.scale, ran,
 			util, model, err);
 		if (fabs(err) > 0.03 * 1024) {
 			fi_err("%u MHz: util_avg %.1f, the model's %.1f for %.0f us of %d at scale %.1f, want +- 3%% of 1024",
@@ -203,33 +166,17 @@ static int test_periodic(void)
 {
 	unsigned int f[16], n_f = 8;
 	unsigned long n;
-	int ret, i;
-	double ran;
+	int ret;
 
 	frequencies(f, 8);
 	if (env_n) {
 		memcpy(f, env_f, sizeof(env_f));
 		n_f = env_n;
 	}
-	/* Calibrated at the 1-core turbo, no other CPU slowed */
-	for (i = 0; i < nr_cpus; i++)
-		if (dvfs_set_req(cpus[i], plat.turbo[L1C]))
-			return KSFT_FAIL;
-	n = dvfs_calibrate(test_cpu, cpus[0], PERIOD_US * WORK_PCT / 100.0);
-	/*
-	 * Then as the periodic task runs: it wakes from idle every period,
-	 * and under TCG that took about 1.8 times the calibrated time
-	 */
-	task = n ? dvfs_start_periodic(test_cpu, PERIOD_US, n, 0) : -1;
-	if (task < 0 || dvfs_ran_per_period(task, PERIOD_US, &ran)) {
-		fi_err("cannot calibrate or start the periodic task");
-		return KSFT_FAIL;
-	}
-	stop_task();
-	n = n * (PERIOD_US * WORK_PCT / 100.0) / ran;
-	task = dvfs_start_periodic(test_cpu, PERIOD_US, n, 0);
+	task = dvfs_start_fixed_work(cpus, nr_cpus, test_cpu, PERIOD_US,
+				     PERIOD_US * WORK_PCT / 100.0, &n);
 	if (task < 0) {
-		fi_err("cannot start the periodic task");
+		fi_err("cannot calibrate or start the periodic task");
 		return KSFT_FAIL;
 	}
 	fi_info("task %d: %lu iterations, %d%% of %d us at %u MHz\n", task, n, WORK_PCT,

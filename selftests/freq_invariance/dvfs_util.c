@@ -384,3 +384,74 @@ int dvfs_ran_per_period(pid_t pid, unsigned int period_us, double *ran_us)
 	*ran_us = (ran1 - ran0) / 1000.0 / (fi_now_us() - t0) * period_us;
 	return *ran_us > 0 ? 0 : -1;
 }
+
+/*
+ * A child on @cpu that does, at the start of every @period_us, the work
+ * that takes @busy_us there at the 1-core turbo as a periodic task: every
+ * CPU in @cpus (@n, the first this process's home) is asked for the
+ * 1-core turbo, the work is timed (dvfs_calibrate()), then corrected by
+ * what the periodic task was seen to run (it wakes from idle every
+ * period, and under TCG that took about 1.8 times the calibrated time).
+ * Its pid, or -1; *@iters: its work, in dvfs_work() iterations.
+ */
+pid_t dvfs_start_fixed_work(const int *cpus, int n, int cpu, unsigned int period_us,
+			    double busy_us, unsigned long *iters)
+{
+	double ran;
+	pid_t pid;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (dvfs_set_req(cpus[i], plat.turbo[L1C]))
+			return -1;
+	*iters = dvfs_calibrate(cpu, cpus[0], busy_us);
+	pid = *iters ? dvfs_start_periodic(cpu, period_us, *iters, 0) : -1;
+	if (pid < 0 || dvfs_ran_per_period(pid, period_us, &ran)) {
+		fi_reap(pid);
+		return -1;
+	}
+	fi_reap(pid);
+	*iters = *iters * busy_us / ran;
+	return dvfs_start_periodic(cpu, period_us, *iters, 0);
+}
+
+/*
+ * Task @tid, periodic with @period_us on @cpu, sampled from this CPU every
+ * @sample_us for @window_us after @settle_us: the mean of its util_avg,
+ * its running time per period, and the mean freq_scale of @cpu (read at
+ * every eighth sample: it changes at ticks). 0, or -1.
+ */
+int dvfs_observe(int cpu, pid_t tid, unsigned int period_us, double settle_us,
+		 double window_us, double sample_us, struct dvfs_seen *seen)
+{
+	long long ran0, ran1, u;
+	uint64_t t0, t1, fs;
+	double sum = 0, fsum = 0;
+	char path[128];
+	long n = 0;
+
+	snprintf(path, sizeof(path), FI_DEBUGFS "/cpu%d/freq_scale", cpu);
+	fi_sleep_us(settle_us);
+	t0 = fi_now_us();
+	if (fi_read_sched_ns(tid, "se.sum_exec_runtime", &ran0))
+		return -1;
+	while (fi_now_us() < t0 + window_us) {
+		if (fi_read_sched_field(tid, "se.avg.util_avg", &u))
+			return -1;
+		if (!(n % 8)) {
+			if (fi_read_u64(path, &fs))
+				return -1;
+			fsum += fs;
+		}
+		sum += u;
+		n++;
+		fi_sleep_us(sample_us);
+	}
+	if (fi_read_sched_ns(tid, "se.sum_exec_runtime", &ran1))
+		return -1;
+	t1 = fi_now_us();
+	seen->util = sum / n;
+	seen->scale = fsum / ((n + 7) / 8);
+	seen->ran_us = (ran1 - ran0) / 1000.0 / (t1 - t0) * period_us;
+	return 0;
+}

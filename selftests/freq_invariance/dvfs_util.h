@@ -41,5 +41,16 @@ unsigned long dvfs_calibrate(int cpu, int home, double us);
 pid_t dvfs_start_periodic(int cpu, unsigned int period_us, unsigned long n,
 			  unsigned int busy_us);
 int dvfs_ran_per_period(pid_t pid, unsigned int period_us, double *ran_us);
+pid_t dvfs_start_fixed_work(const int *cpus, int n, int cpu, unsigned int period_us,
+			    double busy_us, unsigned long *iters);
+
+struct dvfs_seen {
+	double util;		/* mean util_avg */
+	double ran_us;		/* running time per period */
+	double scale;		/* mean freq_scale of the CPU */
+};
+
+int dvfs_observe(int cpu, pid_t tid, unsigned int period_us, double settle_us,
+		 double window_us, double sample_us, struct dvfs_seen *seen);
 
 #endif

@@ -230,30 +230,32 @@ int fi_read_pelt(pid_t pid, struct fi_pelt *r)
 }
 
 /*
- * Start a ramp of the calling task from util_avg 0, and return in @ran0
- * its running time at the wakeup, where the ramp starts. The task sleeps
- * until what it inherited has decayed (600 ms, 18 half-lives), then
- * reads its sched file at once: until PELT next updates it, the file
- * still shows sum_exec_runtime as the sleep left it, and util_avg 0.
- * If a tick came first (util_avg > 0: the read would miss up to a tick
- * of running), it sleeps and tries again. A read before each sleep
- * leaves the read's code translated, so that under TCG the read after
- * the wakeup takes about 0.1 ms, not milliseconds. Reading the running
- * time before the sleep instead would count what the task ran after
- * that read and before it slept: 1 to 7 ms under TCG.
+ * Start a ramp of the calling task from util_avg 0 (or at most @max), and
+ * return in @ran0 its running time at the wakeup, where the ramp starts,
+ * and in @util0 its util_avg then. The task sleeps until what it
+ * inherited has decayed (600 ms, 18 half-lives), then reads its sched file
+ * at once: until PELT next updates it, the file still shows
+ * sum_exec_runtime as the sleep left it, and util_avg 0. If a tick came
+ * first (util_avg > 0: the read would miss up to a tick of running), it
+ * sleeps and tries again, unless util_avg is at most @max: then the pair
+ * read, both as that tick left them, is where the ramp starts (under TCG
+ * the read after a wakeup often takes a few ticks: 17 to 130 in 8 of 8
+ * tries on a 2-vCPU guest). A read before each sleep leaves the read's
+ * code translated. Reading the running time before the sleep instead
+ * would count what the task ran after that read and before it slept: 1
+ * to 7 ms under TCG.
  */
-int fi_ramp_start(long long *ran0)
+int fi_ramp_start(long long max, long long *ran0, long long *util0)
 {
-	long long util;
 	int tries;
 
 	for (tries = 0; tries < 20; tries++) {
-		if (fi_read_util_ran(&util, ran0))
+		if (fi_read_util_ran(util0, ran0))
 			return -1;
 		fi_sleep_us(600000);
-		if (fi_read_util_ran(&util, ran0))
+		if (fi_read_util_ran(util0, ran0))
 			return -1;
-		if (!util)
+		if (*util0 <= max)
 			return 0;
 	}
 	return -1;
@@ -292,23 +294,25 @@ static int read_full(int fd, void *buf, size_t len)
 enum { RAMP_OK, RAMP_PIN, RAMP_START, RAMP_READ, RAMP_FULL, RAMP_PIPE };
 static const char * const ramp_why[] = {
 	[RAMP_PIN]	= "the child could not pin itself to the CPU",
-	[RAMP_START]	= "the child's util_avg never read 0 after a 600 ms sleep (20 tries)",
+	[RAMP_START]	= "the child's util_avg read above start_max after 20 sleeps of 600 ms",
 	[RAMP_READ]	= "the child could not read /proc/self/sched",
 	[RAMP_FULL]	= "more than FI_RAMP_MAX samples",
 	[RAMP_PIPE]	= "the child could not write its samples",
 };
 
 /*
- * One ramp of util_avg from 0 on @cpu: a child pinned there starts from
- * util_avg 0 (fi_ramp_start()) and spins until it has run @limit_ms,
- * sampling its own (running time since the wakeup, util_avg) at each
- * change of util_avg; the first sample is the wakeup, (0, 0). The child
- * dies with the caller. Returns 0, or -1 with the reason in @why.
+ * One ramp of util_avg from 0 (or at most @r->start_max) on @cpu: a child
+ * pinned there starts from there (fi_ramp_start()) and spins until it has
+ * run @limit_ms, sampling its own (running time since the wakeup,
+ * util_avg) at each change of util_avg; the first sample is the wakeup,
+ * (0, util_avg then); @r->wall_ms is the time from then to the last. The
+ * child dies with the caller. Returns 0, or -1 with the reason in @why.
  */
 int fi_ramp(int cpu, double limit_ms, struct fi_ramp *r, const char **why)
 {
-	long long u, last = 0, ran0, ran = 0;
+	long long u, last, ran0, ran = 0;
 	int fds[2], status, code;
+	uint64_t t0;
 	pid_t pid;
 
 	*why = "pipe() or fork() failed";
@@ -324,11 +328,12 @@ int fi_ramp(int cpu, double limit_ms, struct fi_ramp *r, const char **why)
 		close(fds[0]);
 		if (fi_pin_self(cpu))
 			_exit(RAMP_PIN);
-		if (fi_ramp_start(&ran0))
+		if (fi_ramp_start(r->start_max, &ran0, &last))
 			_exit(RAMP_START);
+		t0 = fi_now_us();
 		r->n = 0;
 		r->ran_ms[r->n] = 0;
-		r->util[r->n++] = 0;
+		r->util[r->n++] = last;
 		do {
 			if (fi_read_util_ran(&u, &ran))
 				_exit(RAMP_READ);
@@ -340,7 +345,9 @@ int fi_ramp(int cpu, double limit_ms, struct fi_ramp *r, const char **why)
 			r->util[r->n++] = u;
 			last = u;
 		} while ((ran - ran0) / 1e6 < limit_ms);
-		if (write(fds[1], &r->n, sizeof(r->n)) != sizeof(r->n) ||
+		r->wall_ms = (fi_now_us() - t0) / 1e3;
+		if (write(fds[1], &r->wall_ms, sizeof(r->wall_ms)) != sizeof(r->wall_ms) ||
+		    write(fds[1], &r->n, sizeof(r->n)) != sizeof(r->n) ||
 		    write(fds[1], r->ran_ms, r->n * sizeof(double)) != r->n * sizeof(double) ||
 		    write(fds[1], r->util, r->n * sizeof(double)) != r->n * sizeof(double))
 			_exit(RAMP_PIPE);
@@ -348,7 +355,8 @@ int fi_ramp(int cpu, double limit_ms, struct fi_ramp *r, const char **why)
 	}
 	/* Only the child writes: a child that fails gives the reads an EOF */
 	close(fds[1]);
-	if (read_full(fds[0], &r->n, sizeof(r->n)) || r->n < 1 || r->n > FI_RAMP_MAX ||
+	if (read_full(fds[0], &r->wall_ms, sizeof(r->wall_ms)) ||
+	    read_full(fds[0], &r->n, sizeof(r->n)) || r->n < 1 || r->n > FI_RAMP_MAX ||
 	    read_full(fds[0], r->ran_ms, r->n * sizeof(double)) ||
 	    read_full(fds[0], r->util, r->n * sizeof(double)))
 		r->n = -1;
@@ -721,6 +729,7 @@ int fi_saturate(int cpu, double run_us, struct fi_saturation *r)
 	 * removed from the rq, maybe (newidle balance) before the rq idles,
 	 * and the rq would then not count as always running.
 	 */
+	t0 = fi_now_us();
 	pid = fi_fork();
 	if (!pid) {
 		pfd.fd = fds[0];
@@ -735,13 +744,13 @@ int fi_saturate(int cpu, double run_us, struct fi_saturation *r)
 				;
 		_exit(0);
 	}
-	t0 = fi_now_us();
 	while (pid > 0 && fi_now_us() < t0 + 2000000 && r->util < 0.95 * 1024) {
 		fi_sleep_us(10000);
 		fi_read_sched_field(pid, "se.avg.util_avg", &r->util);
 	}
 	if (fi_now_us() < t0 + run_us)
 		fi_sleep_us(t0 + run_us - fi_now_us());
+	r->wall_ns = (fi_now_us() - t0) * 1000;
 	if (pid > 0 && write(fds[1], &c, 1) != 1)
 		fi_err("cannot tell the spinner to stop: %m");
 	fi_sleep_us(100000);

@@ -42,12 +42,14 @@ struct fi_pelt {
 };
 
 int fi_read_pelt(pid_t pid, struct fi_pelt *r);
-int fi_ramp_start(long long *ran0);
+int fi_ramp_start(long long max, long long *ran0, long long *util0);
 double fi_cross(double t0, double u0, double t1, double u1, double target);
 
 #define FI_RAMP_MAX	4096
 struct fi_ramp {
+	long long start_max;		/* in: the highest util_avg to start from */
 	int n;				/* samples */
+	double wall_ms;			/* the time from the first to the last */
 	double ran_ms[FI_RAMP_MAX];	/* running time since the wakeup */
 	double util[FI_RAMP_MAX];	/* util_avg then */
 };
@@ -83,6 +85,7 @@ int fi_measure_duty(int cpu, double period_us, double busy_us, double settle_us,
 struct fi_saturation {
 	long long util;		/* the spinner's util_avg before it stopped */
 	long long ran_ns;	/* its running time */
+	long long wall_ns;	/* from its fork to the word to stop */
 	uint64_t lost_ns;	/* the growth of its CPU's lost_idle_time */
 };
 
