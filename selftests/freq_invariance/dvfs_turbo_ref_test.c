@@ -12,29 +12,29 @@
  *   time-scaled model's ramp at that scale: to 256, 486 and 768 in f_ref /
  *   f_2C times the full-speed running time when the scale is below 1024
  *   (the 1-core reference: Juri Lelli's case), the full-speed ramp when it
- *   clips; the median of 3 ramps, each from util_avg 0 or where the first
- *   read found it (at most 128: under TCG that read often comes a few
- *   ticks after the wakeup), the model's time to that added, and where
- *   the task held its CPU at least 90% of the time (else run again, as
- *   the saturation below). To 256 and
- *   486 against the model (its tolerance: 10% and what the observation
- *   cannot resolve, as invariance_test); to all three as a ratio to the
- *   all-core reference's ramp, which always clips: 1024 / scale, within
- *   10% and the resolution. Higher up, what else the CPU runs under the
- *   emulation (a busy task's util_avg levels off at 975-980, not 1024)
- *   slows a ramp more than the model's tolerance (the crossing of 768 at
- *   scale 1024 came 12-19% after the model's 67 ms), alike for every
- *   reference, so that the ratio holds where the model would not. What
- *   contribution scaling (before 5.1)
- *   would have given is printed beside it: util tending to the scale, so
- *   with the 1-core reference two busy CPUs could never reach 1024, the
- *   objection the article recalls;
+ *   clips. The median of 3 ramps, each from util_avg 0 or where the first
+ *   read found it (at most START_MAX: under TCG that read often comes a
+ *   few ticks after the wakeup), the model's time to that added, each
+ *   where the task held its CPU at least 90% of the time and crossed 768
+ *   (else run again). To 256 and 486 against the model (its tolerance:
+ *   10% and what the observation cannot resolve, as invariance_test); to
+ *   all three as a ratio to the all-core reference's ramp, which always
+ *   clips: 1024 / scale, within 10% and the resolution (at 256 that bar
+ *   is too wide to tell 1.33 from 1; 486 and 768 do). Higher up, ramps in
+ *   these boots come later than the model by more than its tolerance (the
+ *   crossing of 768 at scale 1024 10-19% after the model's 67 ms; a busy
+ *   task's util_avg levels off at 975-980, not 1024; other tasks took
+ *   under 1% of the CPU: not understood yet), alike for every reference,
+ *   so the ratio holds where the model would not. What contribution
+ *   scaling (before 5.1) would have given is printed beside it: util
+ *   tending to the scale, so with the 1-core reference two busy CPUs
+ *   could never reach 1024, the objection the article recalls;
  * - when the saturated CPU idles, lost_idle_time has grown by (1 - scale /
  *   1024) of the time its rq was busy: at least the always-running task's
- *   running time, at most the time from its fork to its stop (other tasks
- *   took up to 10% of the CPU in some runs, and clock_pelt lags for them
- *   too), with invariance_test's slack, 5% and 10 ms; a run where the
- *   task held its CPU less than 90% of the time is run again.
+ *   running time, at most the time from its fork to its stop (clock_pelt
+ *   lags while the rq is busy, whoever runs), with invariance_test's
+ *   slack, 5% and 10 ms; a run where the task held its CPU less than 90%
+ *   of the time is run again.
  *
  * Then, with the all-core reference (everything above f_AC clipped): a
  * busy CPU's freq_scale is 1024 at f_AC and at f_1C alike, and a task of
@@ -58,10 +58,12 @@
  * with a steep turbo curve (the Goldmont boot, 1-core reference).
  * DVFS_TURBO_REF_ASSUME=1c|4c|all computes the expected scales as if that
  * reference were in force whatever is set (the control runs): "4c" fails
- * the 1-core rows where f_2C < f_1C (the steep platform only), "1c" the
- * under-report on any platform with turbo above the all-core limit.
- * Skips, as expected, in a boot without dvfs_emu=, and where invariance is
- * off or turbo disabled (nothing to choose); needs two CPUs.
+ * the 1-core rows where f_2C < f_1C (the steep platform only) and the
+ * under-report (f_AC / f_4C below 1024), "1c" the clipped rows where f_2C
+ * < f_1C and the under-report on any platform with turbo above the
+ * all-core limit.
+ * Skips, as expected, in a boot without dvfs_emu=, where invariance is
+ * off or turbo disabled (nothing to choose), and on other than two CPUs.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -78,6 +80,8 @@
 
 #define REF_FILE	FI_DEBUGFS "/max_freq_ratio_reference"
 #define RAMPS		3		/* the median of three */
+#define RAMP_TRIES	8		/* for each, if disturbed */
+#define START_MAX	200		/* the highest util_avg a ramp starts at */
 #define PERIOD_US	16000
 #define WORK_PCT	25		/* of the period, at the 1-core turbo */
 #define SETTLE_US	600000		/* from a new task's util, or a step */
@@ -125,7 +129,7 @@ static double want_scale(unsigned int mhz, int level)
 	return s > 1024 ? 1024 : s;
 }
 
-/* The index in refs[] of @key */
+/* The index in refs[] of @key, one of them */
 static size_t ref_index(const char *key)
 {
 	size_t i;
@@ -214,7 +218,6 @@ static int cmp_double(const void *a, const void *b)
  * START_MAX (fi_ramp_start()): the running time to each target, plus the
  * model's time at @cfg to the util_avg it started from, sorted. 0 or -1.
  */
-#define START_MAX	128
 static int ramps(double limit_ms, const double *targets, const struct pelt_cfg *cfg,
 		 double seen[][RAMPS])
 {
@@ -224,18 +227,30 @@ static int ramps(double limit_ms, const double *targets, const struct pelt_cfg *
 	int n, i, tries;
 
 	for (n = 0; n < RAMPS; n++) {
-		for (tries = 0;; tries++) {
-			if (tries == 3)
-				return -1;
+		for (tries = 0; tries < RAMP_TRIES; tries++) {
+			const char *again = tries < RAMP_TRIES - 1 ? ", again" : "";
+
 			if (fi_ramp(test_cpu, limit_ms, &r, &why)) {
-				fi_info("ramp %d failed: %s\n", n, why);
+				fi_info("ramp %d failed: %s%s\n", n, why, again);
 				continue;
 			}
 			/* As for the saturated CPU below: the task must hold it */
-			if (r.ran_ms[r.n - 1] >= 0.9 * r.wall_ms)
-				break;
-			fi_info("ramp %d: the task ran %.0f ms of %.0f: not always running, again\n",
-				n, r.ran_ms[r.n - 1], r.wall_ms);
+			if (r.ran_ms[r.n - 1] < 0.9 * r.wall_ms) {
+				fi_info("ramp %d: the task ran %.0f ms of %.0f: not always running%s\n",
+					n, r.ran_ms[r.n - 1], r.wall_ms, again);
+				continue;
+			}
+			if (fi_ramp_cross(&r, targets[TARGETS - 1]) < 0) {
+				fi_info("ramp %d: util_avg %.0f after %.0f ms, below %.0f%s\n", n,
+					r.util[r.n - 1], r.ran_ms[r.n - 1], targets[TARGETS - 1],
+					again);
+				continue;
+			}
+			break;
+		}
+		if (tries == RAMP_TRIES) {
+			fi_err("no undisturbed ramp in %d tries", RAMP_TRIES);
+			return -1;
 		}
 		shift = pelt_time_to_util(cfg, r.util[0], 4e6) / 1000;
 		for (i = 0; i < TARGETS; i++) {
@@ -264,12 +279,16 @@ static int test_ramp(void)
 	int ret = KSFT_PASS, j;
 
 	for (i = 0; i < ARRAY_SIZE(refs); i++) {
-		struct pelt_cfg cs = { 0, PELT_CONTRIB_SCALING };
+		struct pelt_cfg cs = { .mode = PELT_CONTRIB_SCALING };
 		double limit;
 
 		ts[i].scale = lround(want_scale(plat.turbo[L2C], refs[i].level));
 		ts[i].mode = PELT_TIME_SCALING;
 		cs.scale = ts[i].scale;
+		/*
+		 * The model's time to 768 and 30% more (the crossing comes
+		 * 10-19% late; a longer ramp is more often disturbed)
+		 */
 		limit = 1.3 * pelt_time_to_util(&ts[i], targets[TARGETS - 1], 4e6) / 1000;
 		if (set_reference(i) || two_busy() || ramps(limit, targets, &ts[i], seen)) {
 			fi_err("reference %s: cannot run the ramps", refs[i].key);
@@ -307,7 +326,7 @@ static int test_ramp(void)
 		for (j = 0; i != ia && j < TARGETS; j++) {
 			double want = (double)ts[ia].scale / ts[i].scale, ratio;
 			double tol = 0.1 * want + (resolution_ms(ts[i].scale) +
-						   resolution_ms(ts[ia].scale)) / got[ia][j];
+						   want * resolution_ms(ts[ia].scale)) / got[ia][j];
 
 			ratio = got[i][j] / got[ia][j];
 			fi_info("reference %-3s: util %4.0f after %.2f times the all-core reference's running time, want %.2f +- %.2f\n",
@@ -339,8 +358,9 @@ static int test_lost_idle(void)
 		}
 		/*
 		 * A run where the spinner held its CPU less than 90% of the
-		 * time is not of a saturated CPU (under TCG, twice in 7 runs:
-		 * 566 and 816 ms of 1000): run it again, at most twice
+		 * time is not of a saturated CPU (under TCG, the first run
+		 * after a test's set-up often, 566 to 868 ms of 1000; a vCPU
+		 * the host stalls also shows so): run it again, at most twice
 		 */
 		for (tries = 0; tries < 3; tries++) {
 			if (fi_saturate(test_cpu, 1000000 * fmax(1, 512 / scale), &r)) {
@@ -393,7 +413,8 @@ static int test_lost_idle(void)
 static int fixed_work_at(unsigned int mhz, double settle_us, struct dvfs_seen *seen,
 			 double *model)
 {
-	struct pelt_cfg cfg = { lround(want_scale(mhz, LAC)), PELT_TIME_SCALING };
+	struct pelt_cfg cfg = { .scale = lround(want_scale(mhz, LAC)),
+				.mode = PELT_TIME_SCALING };
 
 	if (dvfs_set_req(test_cpu, mhz) ||
 	    dvfs_observe(test_cpu, task, PERIOD_US, settle_us, WINDOW_US, SAMPLE_US, seen)) {
@@ -517,8 +538,8 @@ int main(void)
 	nr_cpus = dvfs_setup_cpus(cpus, ARRAY_SIZE(cpus), false, &why);
 	if (nr_cpus < 0)
 		ksft_exit_fail_msg("%s\n", why);
-	if (nr_cpus < 2)
-		ksft_exit_skip("needs two CPUs\n");
+	if (nr_cpus != 2)
+		ksft_exit_skip("needs exactly two CPUs (%d online)\n", nr_cpus);
 	test_cpu = cpus[nr_cpus - 1];
 	other_cpu = cpus[nr_cpus - 2];
 	if (fi_pin_self(other_cpu))

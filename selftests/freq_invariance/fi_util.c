@@ -239,8 +239,8 @@ int fi_read_pelt(pid_t pid, struct fi_pelt *r)
  * first (util_avg > 0: the read would miss up to a tick of running), it
  * sleeps and tries again, unless util_avg is at most @max: then the pair
  * read, both as that tick left them, is where the ramp starts (under TCG
- * the read after a wakeup often takes a few ticks: 17 to 130 in 8 of 8
- * tries on a 2-vCPU guest). A read before each sleep leaves the read's
+ * the read after a wakeup often comes a few ticks late: util_avg 17 to
+ * 130 in 8 reads of 8 on a 2-vCPU guest). A read before each sleep leaves the read's
  * code translated. Reading the running time before the sleep instead
  * would count what the task ran after that read and before it slept: 1
  * to 7 ms under TCG.
