@@ -48,7 +48,8 @@ KUNIT_SUITES := intel_pstate_hwp_boost x86_dvfs_emu
 # where nothing may skip. Any other
 # skip fails make test.
 EXPECTED_SKIPS := hwp_boost_test dvfs_test dvfs_boot_test dvfs_pelt_test \
-		  dvfs_slowdown_test dvfs_wobbly_test dvfs_turbo_ref_test
+		  dvfs_slowdown_test dvfs_wobbly_test dvfs_turbo_ref_test \
+		  dvfs_schedutil_test
 # The emulated DVFS platform's boot (CONFIG_X86_DVFS_EMULATION): an Intel
 # family 6 CPU (a Kaby Lake: intel_pstate leaves it alone without HWP),
 # four CPUs so that the turbo limits of 1, 2 and 4 active cores are seen,
@@ -77,7 +78,9 @@ NOTRL_TESTS := dvfs_pelt_test
 # boot, whose boot code takes the 1-core turbo as the reference (Lelli's
 # case), on an explicit platform with a steep turbo curve: two busy cores
 # are capped at 3000 MHz, 3/4 of the 1-core turbo (no shipped profile has
-# the 2-core limit below the 1-core one).
+# the 2-core limit below the 1-core one). schedutil's fixed point
+# (dvfs_schedutil_test) runs in both: with f_1C / f_ref = 1.107 (4-core
+# reference) and 1 (1-core).
 SKX_BOOT  := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=85 SMP=2 \
 	     APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 intel_pstate=disable)"
 STEEP_PLATFORM := 1200,2300,4000,3000,2800,2600
@@ -86,7 +89,7 @@ GLM_BOOT  := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=92 SMP=2 \
 TURBO_OFF_BOOT := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2 \
 		  APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 dvfs_emu_turbo_disabled)"
 BOOT_REF_TESTS := dvfs_boot_test
-REF_TESTS := $(BOOT_REF_TESTS) dvfs_turbo_ref_test
+REF_TESTS := $(BOOT_REF_TESTS) dvfs_turbo_ref_test dvfs_schedutil_test
 # make run's second boot (qemu/show-dvfs)
 RUN_DVFS_BOOT := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2 \
 		 APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3)"

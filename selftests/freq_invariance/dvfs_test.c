@@ -82,6 +82,7 @@ struct state {
 	uint64_t aperf, mperf;
 	uint64_t level_us[LEVELS];	/* the package's time at each turbo level */
 	uint64_t slowed_us, dropped_us;	/* the slowdown's, in total */
+	int64_t debt_us;		/* owed (negative: a credit) */
 };
 
 /*
@@ -93,13 +94,12 @@ static int read_state(int cpu, struct state *st)
 {
 	static const char * const keys[] = {
 		"aperf", "mperf", "level_1c_us", "level_2c_us", "level_4c_us",
-		"level_all_us", "slowed_us", "dropped_us",
+		"level_all_us", "slowed_us", "dropped_us", "debt_us",
 	};
 	uint64_t *vals[] = { &st->aperf, &st->mperf, &st->level_us[0],
 			     &st->level_us[1], &st->level_us[2], &st->level_us[3],
-			     &st->slowed_us, &st->dropped_us };
-	char path[128], line[128], key[32];
-	unsigned long long v;
+			     &st->slowed_us, &st->dropped_us, NULL };
+	char path[128], line[128], key[32], val[32], *end;
 	unsigned int found = 0;
 	size_t i;
 	FILE *f;
@@ -109,13 +109,21 @@ static int read_state(int cpu, struct state *st)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%31s %llu", key, &v) != 2)
+		if (sscanf(line, "%31s %31s", key, val) != 2)
 			continue;
 		for (i = 0; i < ARRAY_SIZE(keys); i++) {
-			if (!strcmp(key, keys[i])) {
-				*vals[i] = v;
+			if (strcmp(key, keys[i]))
+				continue;
+			errno = 0;
+			/* debt_us is the one signed value */
+			if (vals[i] && val[0] != '-')
+				*vals[i] = strtoull(val, &end, 10);
+			else if (!vals[i])
+				st->debt_us = strtoll(val, &end, 10);
+			else
+				end = val;
+			if (!errno && !*end && end != val)
 				found |= 1U << i;
-			}
 		}
 	}
 	fclose(f);
@@ -332,56 +340,59 @@ static double want_scale_ref(unsigned int eff, unsigned long long ratio)
 	return s > 1024 ? 1024 : s;
 }
 
-/* @cpu's debt_us (negative: a credit), read apart from the state's counters */
-static int read_debt(int cpu, long long *us)
-{
-	char path[128], buf[64], *end;
-
-	snprintf(path, sizeof(path), EMU_DIR "/cpu%d/state", cpu);
-	if (read_key(path, "debt_us", buf, sizeof(buf)))
-		return -1;
-	*us = strtoll(buf, &end, 10);
-	return *end ? -1 : 0;
-}
-
 /*
  * The slowdown of test_cpu, busy at @mhz (its limit above @mhz): over 100
  * ms of C0 time c, it owes (1 - f/f_1C) x c and spins it in the tick,
- * drops it or still owes it, within two ticks (2 ms at HZ=1000: the
- * debt and the counters are two reads, a tick apart at most) and 2%.
- * Were the spinning not itself C0 time that owes,
- * it would be (1 - r) / (2 - r) of c. Drops come only from ticks that came
- * late and vCPUs the host stalled: at least half is spun (the exact
- * slowdown is dvfs_slowdown_test's, under -icount).
+ * drops it or still owes it. Each read is one snapshot of its state, and
+ * the kernel carries the remainders of its divisions, so that holds to
+ * the microsecond rounding of the values read: within 200 us and 0.5%.
+ * Were the spinning not itself C0 time that owes, it would be (1 - r) /
+ * (2 - r) of c (0.25 ms less over 100 ms at 3700 of 3900 MHz). Drops come
+ * only from ticks that came late and vCPUs the host stalled (a stall is
+ * C0 time that owes: the stall slowed the CPU already), and the debugfs
+ * counter does not say whether a debt or a credit was dropped: the
+ * identity is judged within what was dropped. At least half of what was
+ * owed must have been spun (the exact slowdown is dvfs_slowdown_test's,
+ * under -icount); a window where less was, the host having stalled the
+ * vCPU for the rest, is measured again, up to five windows (with 4 vCPUs
+ * on 2 host cores, 20% to 50% of what a CPU at 1200 MHz owed was dropped
+ * in one run, and 0.1% in another). A kernel that dropped its debt rather
+ * than spin it fails here.
  */
 static int check_slowed(unsigned int mhz)
 {
-	double c, paid, want;
+	double c, spun, dropped, paid, want;
 	struct state s0, s1;
-	long long d0, d1;
-	int l;
+	int l, w;
 
-	if (read_state(test_cpu, &s0) || read_debt(test_cpu, &d0))
-		return -1;
-	fi_sleep_us(100000);
-	if (read_state(test_cpu, &s1) || read_debt(test_cpu, &d1))
-		return -1;
-	for (l = 0, c = 0; l < LEVELS; l++)
-		c += s1.level_us[l] - s0.level_us[l];
-	/* What it owed: spun, dropped, or still owed (or credit) */
-	paid = (s1.slowed_us - s0.slowed_us) + (s1.dropped_us - s0.dropped_us) + (d1 - d0);
-	want = (1 - (double)mhz / plat.turbo[L1C]) * c;
-	fi_info("%u MHz: spun %.1f ms (%.1f dropped) of %.1f ms in C0, want %.1f\n", mhz,
-		(s1.slowed_us - s0.slowed_us) / 1000.0,
-		(s1.dropped_us - s0.dropped_us) / 1000.0, c / 1000, want / 1000);
-	if (fabs(paid - want) > 2000 + want * 0.02) {
-		fi_err("%u MHz: the CPU spun or dropped %.1f ms of %.1f in C0, want %.1f +- 2 ms +- 2%%",
-		       mhz, paid / 1000, c / 1000, want / 1000);
-		return -1;
+	for (w = 1; ; w++) {
+		if (read_state(test_cpu, &s0))
+			return -1;
+		fi_sleep_us(100000);
+		if (read_state(test_cpu, &s1))
+			return -1;
+		for (l = 0, c = 0; l < LEVELS; l++)
+			c += s1.level_us[l] - s0.level_us[l];
+		spun = s1.slowed_us - s0.slowed_us;
+		dropped = s1.dropped_us - s0.dropped_us;
+		want = (1 - (double)mhz / plat.turbo[L1C]) * c;
+		fi_info("%u MHz: spun %.1f ms (%.1f dropped, debt %+.1f) of %.1f ms in C0, want %.1f\n",
+			mhz, spun / 1000, dropped / 1000, (s1.debt_us - s0.debt_us) / 1000.0,
+			c / 1000, want / 1000);
+		if (spun >= (want - 2000) / 2)
+			break;
+		if (w == 5) {
+			fi_err("%u MHz: the CPU spun %.1f ms of the %.1f it owed, want at least half (%d windows in a row: the host stalled the vCPU, or the CPU does not spin)",
+			       mhz, spun / 1000, want / 1000, w);
+			return -1;
+		}
 	}
-	if (s1.slowed_us - s0.slowed_us < (want - 2000) / 2) {
-		fi_err("%u MHz: the CPU spun %.1f ms of the %.1f it owed, want at least half",
-		       mhz, (s1.slowed_us - s0.slowed_us) / 1000.0, want / 1000);
+	/* What it owed: spun, still owed, and dropped, if that was debt */
+	paid = spun + (s1.debt_us - s0.debt_us);
+	if (paid - dropped > want + 200 + want * 0.005 ||
+	    paid + dropped < want - 200 - want * 0.005) {
+		fi_err("%u MHz: the CPU spun and still owes %.1f ms (%.1f dropped) of %.1f in C0, want %.1f +- 0.2 ms +- 0.5%%",
+		       mhz, paid / 1000, dropped / 1000, c / 1000, want / 1000);
 		return -1;
 	}
 	return 0;
