@@ -78,7 +78,7 @@ NOTRL_TESTS := dvfs_pelt_test
 # boot, whose boot code takes the 1-core turbo as the reference (Lelli's
 # case), on an explicit platform with a steep turbo curve: two busy cores
 # are capped at 3000 MHz, 3/4 of the 1-core turbo (no shipped profile has
-# the 2-core limit below the 1-core one). schedutil's fixed point
+# the 2-core limit below the 1-core one). schedutil's request
 # (dvfs_schedutil_test) runs in both: with f_1C / f_ref = 1.107 (4-core
 # reference) and 1 (1-core).
 SKX_BOOT  := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=85 SMP=2 \
