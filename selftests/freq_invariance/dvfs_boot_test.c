@@ -357,14 +357,8 @@ static const struct fi_test tests[] = {
 int main(void)
 {
 	const char *why;
-	int i;
 
-	ksft_print_header();
-	i = dvfs_booted(&why);
-	if (i > 0)
-		ksft_exit_skip("%s\n", why);
-	if (i < 0)
-		ksft_exit_fail_msg("%s\n", why);
+	dvfs_begin();
 	if (expect())
 		ksft_exit_fail_msg("not a part the platform emulates\n");
 	nr_cpus = dvfs_setup_cpus(cpus, ARRAY_SIZE(cpus), true, &why);

@@ -315,16 +315,10 @@ int main(void)
 	const char *freqs = getenv("DVFS_PELT_FREQS");
 	bool withheld;
 	size_t n = ARRAY_SIZE(tests);
-	int i;
 
 	/* Each line as it comes: a timeout should not swallow them */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	ksft_print_header();
-	i = dvfs_booted(&why);
-	if (i > 0)
-		ksft_exit_skip("%s\n", why);
-	if (i < 0)
-		ksft_exit_fail_msg("%s\n", why);
+	dvfs_begin();
 	withheld = dvfs_cmdline_has("dvfs_emu_no_turbo_ratios");
 	invariant = !withheld;
 	if (expect && (strcmp(expect, "invariant") && strcmp(expect, "not_invariant")))

@@ -583,15 +583,9 @@ int main(void)
 	char buf[64], gov[256];
 	uint64_t inv;
 	size_t n = 0;
-	int i;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	ksft_print_header();
-	i = dvfs_booted(&why);
-	if (i > 0)
-		ksft_exit_skip("%s\n", why);
-	if (i < 0)
-		ksft_exit_fail_msg("%s\n", why);
+	dvfs_begin();
 	if (dvfs_cmdline_has("dvfs_emu_turbo_disabled"))
 		ksft_exit_skip("turbo disabled: no turbo limit to cap two busy CPUs, and %s\n",
 			       "the fixed point is the boots' with turbo");

@@ -189,14 +189,8 @@ static const struct fi_test tests[] = {
 int main(void)
 {
 	const char *why;
-	int i;
 
-	ksft_print_header();
-	i = dvfs_booted(&why);
-	if (i > 0)
-		ksft_exit_skip("%s\n", why);
-	if (i < 0)
-		ksft_exit_fail_msg("%s\n", why);
+	dvfs_begin();
 	nr_cpus = dvfs_setup_cpus(cpus, ARRAY_SIZE(cpus), false, &why);
 	if (nr_cpus < 0)
 		ksft_exit_fail_msg("%s\n", why);

@@ -513,15 +513,9 @@ int main(void)
 {
 	const char *why, *env = getenv("DVFS_TURBO_REF_ASSUME");
 	size_t i;
-	int ret;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	ksft_print_header();
-	ret = dvfs_booted(&why);
-	if (ret > 0)
-		ksft_exit_skip("%s\n", why);
-	if (ret < 0)
-		ksft_exit_fail_msg("%s\n", why);
+	dvfs_begin();
 	if (env) {
 		for (i = 0; i < ARRAY_SIZE(refs); i++)
 			if (!strcmp(env, refs[i].key))

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kselftest.h"
 #include "dvfs_util.h"
 #include "fi_util.h"
 
@@ -454,4 +455,22 @@ int dvfs_observe(int cpu, pid_t tid, unsigned int period_us, double settle_us,
 	seen->scale = fsum / ((n + 7) / 8);
 	seen->ran_us = (ran1 - ran0) / 1000.0 / (t1 - t0) * period_us;
 	return 0;
+}
+
+/*
+ * A dvfs_* test's start: the TAP header, then exit unless this boot has
+ * the platform (skip, as expected, without dvfs_emu=; fail when
+ * dvfs_emu= is there but the platform is not).
+ */
+void dvfs_begin(void)
+{
+	const char *why;
+	int ret;
+
+	ksft_print_header();
+	ret = dvfs_booted(&why);
+	if (ret > 0)
+		ksft_exit_skip("%s\n", why);
+	if (ret < 0)
+		ksft_exit_fail_msg("%s\n", why);
 }

@@ -26,6 +26,7 @@ extern struct platform plat;
 int dvfs_platform_from_cmdline(void);
 bool dvfs_cmdline_has(const char *word);
 int dvfs_booted(const char **why);
+void dvfs_begin(void);
 const char *dvfs_take_cpus(const int *cpus, int n);
 int dvfs_setup_cpus(int *cpus, int max, bool pin, const char **why);
 bool dvfs_reference_refused(int *err);

@@ -124,14 +124,8 @@ static const struct fi_test tests[] = {
 int main(void)
 {
 	const char *why;
-	int i;
 
-	ksft_print_header();
-	i = dvfs_booted(&why);
-	if (i > 0)
-		ksft_exit_skip("%s\n", why);
-	if (i < 0)
-		ksft_exit_fail_msg("%s\n", why);
+	dvfs_begin();
 	if (!dvfs_cmdline_has("fi_wobbly_test"))
 		ksft_exit_skip("%s\n",
 			       "turns invariance off until reboot: only in a boot with fi_wobbly_test on the command line");
