@@ -63,12 +63,18 @@ EXPECTED_SKIPS := hwp_boost_test dvfs_test dvfs_boot_test dvfs_pelt_test \
 DVFS_BOOT  := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=4 \
 	      APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 fi_wobbly_test)"
 DVFS_TESTS := dvfs_boot_test dvfs_test dvfs_pelt_test dvfs_wobbly_test
-# The same platform with MSR_TURBO_RATIO_LIMIT reading 0: the boot code
+# A platform with a steep turbo curve: two busy cores are capped at 3000
+# MHz, 3/4 of the 1-core turbo (no shipped profile has the 2-core limit
+# below the 1-core one).
+STEEP_PLATFORM := 1200,2300,4000,3000,2800,2600
+# That platform with MSR_TURBO_RATIO_LIMIT reading 0: the boot code
 # refuses invariance, a state only a boot gives. dvfs_pelt_test checks the
-# refusal and that util_avg then follows the running time unscaled.
+# refusal and that util_avg then follows the running time unscaled;
+# dvfs_schedutil_test schedutil's loop without invariance, whose
+# runaway needs a 2-core turbo limit below the top of the table.
 NOTRL_BOOT  := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2 \
-	       APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 dvfs_emu_no_turbo_ratios)"
-NOTRL_TESTS := dvfs_pelt_test
+	       APPEND="$(strip $(APPEND) dvfs_emu=$(STEEP_PLATFORM) dvfs_emu_no_turbo_ratios)"
+NOTRL_TESTS := dvfs_pelt_test dvfs_schedutil_test
 # The turbo reference the boot code picks depends on the part and on the
 # firmware's turbo setting: a boot for each (dvfs_boot_test). Skylake-X
 # and Goldmont list their turbo limits by groups of cores; without HWP
@@ -76,23 +82,24 @@ NOTRL_TESTS := dvfs_pelt_test
 # The article's turbo reference experiment (dvfs_turbo_ref_test, which
 # needs exactly two CPUs) runs in the Skylake-X boot and in the Goldmont
 # boot, whose boot code takes the 1-core turbo as the reference (Lelli's
-# case), on an explicit platform with a steep turbo curve: two busy cores
-# are capped at 3000 MHz, 3/4 of the 1-core turbo (no shipped profile has
-# the 2-core limit below the 1-core one). schedutil's request
+# case), on the steep platform. schedutil's request
 # (dvfs_schedutil_test) runs in both: with f_1C / f_ref = 1.107 (4-core
-# reference) and 1 (1-core).
+# reference) and 1 (1-core); its feedback loop with invariance in the
+# Goldmont boot (a 2-core limit below the 1-core one).
 SKX_BOOT  := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=85 SMP=2 \
 	     APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 intel_pstate=disable)"
-STEEP_PLATFORM := 1200,2300,4000,3000,2800,2600
 GLM_BOOT  := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=92 SMP=2 \
 	     APPEND="$(strip $(APPEND) dvfs_emu=$(STEEP_PLATFORM) intel_pstate=disable)"
 TURBO_OFF_BOOT := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2 \
 		  APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 dvfs_emu_turbo_disabled)"
 BOOT_REF_TESTS := dvfs_boot_test
 REF_TESTS := $(BOOT_REF_TESTS) dvfs_turbo_ref_test dvfs_schedutil_test
-# make run's second boot (qemu/show-dvfs)
+# make run's second boot (qemu/show-dvfs), and its third, the same
+# platform without the turbo ratios (not invariant: qemu/show-dvfs sugov)
 RUN_DVFS_BOOT := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2 \
 		 APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3)"
+RUN_NOTRL_BOOT := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2 \
+		  APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 dvfs_emu_no_turbo_ratios)"
 # The CPUs' slowdown, timed on the wall clock: that needs a vCPU whose
 # speed is steady, which multi-threaded TCG's is not (it follows the
 # host's load). Under -icount the guest's clock counts instructions
@@ -235,12 +242,18 @@ test-kasan: deps check-host kernel-kasan selftests rootfs
 	$(call dvfs-test,$(KOBJ_KASAN)/arch/x86/boot/bzImage,$(RESULTS)/test-kasan-dvfs,$(KASAN_TIMEOUT),make test-kasan,$(DVFS_BOOT),$(DVFS_TESTS),emulated-DVFS boot)
 
 ## run             boot the guest and show what the series adds; then boot
-##                 the emulated DVFS platform (2 CPUs) and show it at work
+##                 the emulated DVFS platform (2 CPUs) and show it at work,
+##                 and schedutil's loop there with invariance and without
 run: deps all
 	@$(GUEST) -o $(RESULTS)/run $(KERNEL) "$$(cat $(BUILD)/rootfs.path)" -- qemu/show
 	@echo; echo "make run: the emulated DVFS platform ($(RUN_DVFS_BOOT))"
 	@$(RUN_DVFS_BOOT) $(GUEST) -o $(RESULTS)/run-dvfs $(KERNEL) \
 		"$$(cat $(BUILD)/rootfs.path)" -- qemu/show-dvfs
+	@echo; echo "make run: the same platform without turbo ratios ($(RUN_NOTRL_BOOT))"
+	@$(RUN_NOTRL_BOOT) $(GUEST) -o $(RESULTS)/run-notrl $(KERNEL) \
+		"$$(cat $(BUILD)/rootfs.path)" -- qemu/show-dvfs sugov
+	@echo; scripts/sugov-report $(RESULTS)/run-dvfs/sugov.log \
+		$(RESULTS)/run-notrl/sugov.log $(RESULTS)/run-sugov
 
 ## shell           an interactive guest (exit the shell to power off)
 shell: deps all

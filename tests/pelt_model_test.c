@@ -3,12 +3,14 @@
  * Host unit tests of the PELT reference model (selftests/freq_invariance/
  * pelt_model.c): its constants, the ramp times of the table in commit
  * 23127296889f ("sched/fair: Update scale invariance of PELT"), and the
- * invariance properties the guest tests rely on.
+ * invariance properties the guest tests rely on; and of the schedutil model
+ * on it (sugov_model.c) against what the static formula says.
  */
 #include <math.h>
 #include <stdio.h>
 
 #include "pelt_model.h"
+#include "sugov_model.h"
 
 static int passed, failed;
 
@@ -167,12 +169,109 @@ static void test_saturation(void)
 	      "not saturated: the idle CPU's clock_pelt syncs back, no idle time lost");
 }
 
+/*
+ * The steep platform of make test's Goldmont boot (1200..4000 MHz, two
+ * busy CPUs capped at 3000), a 16 ms task, a 1 ms rate limit.
+ */
+static struct sugov_cfg steep(double w_over_c, double f_ref)
+{
+	struct sugov_cfg c = {
+		.min = 1200, .top = 4000, .step = 100, .cap = 3000, .f_ref = f_ref,
+		.rate_us = 1000, .period_us = 16000, .start_mhz = 4000, .seed = 1,
+	};
+
+	c.work = w_over_c * c.cap * c.period_us;
+	return c;
+}
+
+static void test_sugov(void)
+{
+	struct sugov_cfg c;
+	struct sugov_result r;
+	double want;
+
+	/* Invariant: util does not depend on the request, the loop rests. */
+	c = steep(0.5, 4000);
+	sugov_simulate(&c, 600000, 1600000, &r);
+	want = ceil(1.25 * 4000 * r.est / 1024 / 100) * 100;
+	check(sugov_share(&c, &r, want - 100, want + 100) >= 0.9 && r.trans_s < 5,
+	      "invariant, w 0.5 c: rests at 1.25 x f_1C x util_est / 1024 = %.0f MHz: %.0f%% there, %.1f transitions/s",
+	      want, 100 * sugov_share(&c, &r, want - 100, want + 100), r.trans_s);
+	check(fabs(r.eff_mhz * r.ran_us / c.period_us - 1500) < 1,
+	      "the work is done: f_eff x running time = w, %.1f MHz",
+	      r.eff_mhz * r.ran_us / c.period_us);
+
+	/* Not invariant, w > 0.8 c: the runaway to the top, the CPU at c. */
+	c = steep(0.95, 0);
+	sugov_simulate(&c, 600000, 1600000, &r);
+	check(sugov_share(&c, &r, 4000, 4000) >= 0.99 && fabs(r.eff_mhz - 3000) < 1,
+	      "not invariant, w 0.95 c: %.0f%% at the top, effective %.0f MHz (c)",
+	      100 * sugov_share(&c, &r, 4000, 4000), r.eff_mhz);
+
+	/* Not invariant, 1.25 x w below the minimum: at the minimum. */
+	c = steep(0.3, 0);
+	sugov_simulate(&c, 600000, 1600000, &r);
+	check(sugov_share(&c, &r, 1200, 1200) >= 0.99,
+	      "not invariant, 1.25 x w %.0f below the minimum: %.0f%% at 1200 MHz",
+	      1.25 * 0.3 * 3000, 100 * sugov_share(&c, &r, 1200, 1200));
+
+	/*
+	 * Not invariant, w 0.5 c: the static formula's fixed point 1.25 x w
+	 * (1875 MHz) is below c, but the loop does not rest there: it
+	 * swings above c, as fast as the rate limit lets it at times.
+	 */
+	c = steep(0.5, 0);
+	sugov_simulate(&c, 600000, 1600000, &r);
+	check(sugov_share(&c, &r, 3100, 4000) >= 0.2 && r.trans_s >= 20 &&
+	      sugov_share(&c, &r, 1800, 2000) < 0.5,
+	      "not invariant, w 0.5 c: %.0f%% above c, %.0f%% at 1800..2000 MHz, %.1f transitions/s",
+	      100 * sugov_share(&c, &r, 3100, 4000), 100 * sugov_share(&c, &r, 1800, 2000),
+	      r.trans_s);
+
+	/*
+	 * The busy CPU's stats kicks, every 33 ms while the task's CPU
+	 * idles: invariant, each lowers the request in a gap and the next
+	 * wakeup raises it again; not invariant, the loop still swings.
+	 */
+	c = steep(0.5, 4000);
+	c.kick_us = 33000;
+	sugov_simulate(&c, 600000, 1600000, &r);
+	want = ceil(1.25 * 4000 * r.est / 1024 / 100) * 100;
+	check(sugov_share(&c, &r, want - 100, want + 100) >= 0.9 &&
+	      r.trans_s > 1e6 / c.kick_us && r.trans_s <= 2 * 1e6 / c.kick_us + 1,
+	      "invariant, kicks every 33 ms: %.0f%% within a step of %.0f MHz, %.1f transitions/s (2 per kick at most)",
+	      100 * sugov_share(&c, &r, want - 100, want + 100), want, r.trans_s);
+	c = steep(0.5, 0);
+	c.kick_us = 33000;
+	sugov_simulate(&c, 600000, 1600000, &r);
+	check(sugov_share(&c, &r, 3100, 4000) >= 0.2,
+	      "not invariant, kicks every 33 ms: %.0f%% above c",
+	      100 * sugov_share(&c, &r, 3100, 4000));
+	for (int ph = 0; ph < 1000; ph += 250) {
+		c.tick_phase_us = ph;
+		sugov_simulate(&c, 600000, 1600000, &r);
+		check(sugov_share(&c, &r, 3100, 4000) >= 0.2,
+		      "not invariant, kicks, tick %d us into each ms of the period: %.0f%% above c",
+		      ph, 100 * sugov_share(&c, &r, 3100, 4000));
+	}
+
+	/* The same with no cap: the swing is the loop's, not the cap's. */
+	c = steep(0.5, 0);
+	c.cap = c.top;
+	c.work = 0.5 * 3000 * c.period_us;
+	sugov_simulate(&c, 600000, 1600000, &r);
+	check(r.trans_s >= 20 && sugov_share(&c, &r, 1800, 2000) < 0.5,
+	      "not invariant, no cap, w 1500 MHz: %.0f%% at 1800..2000 MHz, %.1f transitions/s",
+	      100 * sugov_share(&c, &r, 1800, 2000), r.trans_s);
+}
+
 int main(void)
 {
 	test_constants();
 	test_seed_table();
 	test_invariance();
 	test_saturation();
+	test_sugov();
 	printf("pelt_model: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

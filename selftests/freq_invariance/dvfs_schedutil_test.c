@@ -11,8 +11,8 @@
  * IRQ, RT and deadline utilization (none here: no IRQ time accounting,
  * SCHED_OTHER tasks only), resolved to the lowest table step at or above
  * it (100 MHz steps) and clamped to the policy's limits (the table's
- * ends, checked). An update comes at most every 1 ms (the driver's
- * transition_delay_us), and never lowers the request before the CPU has
+ * ends, checked). The request changes at most every 1 ms (the driver's
+ * transition_delay_us), and an update never lowers it before the CPU has
  * idled since the last one (sugov_cpu_is_busy()).
  *
  * A periodic task (SCHED_OTHER, pinned, 16 ms period) does a fixed amount
@@ -61,31 +61,37 @@
  * 1.25 x that with schedutil's headroom, while the formula takes f_1C as
  * its max: f_1C / f_ref more, where the table's minimum does not decide.
  *
- * feedback_with_turbo_capped (with and without invariance, on a platform
- * whose 2-core turbo is below its 1-core turbo, on two CPUs; only with
- * DVFS_SCHEDUTIL_FEEDBACK=1, not in make test): see feedback(), whose
- * expectations are hypotheses that failed in part. Run in the Goldmont
- * boot and in one on the same steep platform without turbo ratios (no
- * make target: make test's Goldmont boot line, with
- * dvfs_emu_no_turbo_ratios instead of intel_pstate=disable and model=158),
- * counting the requests in C0 as above, it found that the loop does not
- * stay at the static formula's fixed point below 0.8 c: without
- * invariance, at w = 0.42 c, the request spent 59% of the time at the top
- * and 15% at the minimum (96 transitions/s), with invariance at w = 0.38 c
- * the requests spread from the minimum to c (175 transitions/s). The
- * spinner beside the task leaves the host no core to spare, the task's
- * bursts vary, and the non-invariant loop, an integrator (each update
- * multiplies the request by 1.25 x util / 1024) behind PELT's lag,
- * amplifies that. Above 0.8 c the non-invariant runaway to the top held:
- * 100% of the requests, both runs. What the loop does between needs a
- * model of schedutil's updates on the PELT model, which the test does not
- * have yet.
+ * feedback_with_turbo_capped (without invariance, on a platform whose
+ * 2-core turbo is below its 1-core turbo, on two CPUs: make test's boot
+ * on the steep platform without turbo ratios): see feedback(). The
+ * static formula gives where the loop can rest; whether it does, and
+ * what it does instead, comes from a model of schedutil's updates on the
+ * PELT model (sugov_model.h), run for the work rate seen. An earlier
+ * version judged by the static formula alone, and found that without
+ * invariance the loop does not rest at its fixed point below 0.8 c: at w
+ * = 0.42 c the request spent 59% of the time at the top and 15% at the
+ * minimum (96 transitions/s), where the model says 9% and 19% at 0.40 c
+ * (188 transitions/s). With invariance (DVFS_SCHEDUTIL_FEEDBACK=1, not in
+ * make test) the CPU asked for more than the formula of the util_est it
+ * was seen to have: at w = 0.63 c a mean of 3212 MHz for 2536, half the
+ * time at 3900 and 4000 MHz. With the host's two cores running two busy
+ * vCPUs the task's bursts vary from one period to the next; the request
+ * rises at any tick and falls only at a wakeup or a kick (see feedback()),
+ * so it follows the longest bursts, and the sampler saw util_avg rise
+ * above the util_est of the last burst. The model, whose bursts do not
+ * vary, does not show that, so with invariance the case has no
+ * expectation yet.
  *
- * DVFS_SCHEDUTIL_MAX=MHz computes the invariant expectation with that
- * instead of cpuinfo.max_freq (the control run: with f_ref it is too low
- * by f_1C / f_ref, and the test fails where the formula lands above the
- * minimum). Skips, as expected, in a boot without dvfs_emu=, and where
- * neither test applies (saying why); needs two CPUs.
+ * Control runs: DVFS_SCHEDUTIL_MAX=MHz computes the invariant
+ * expectation with that instead of cpuinfo.max_freq (with f_ref it is
+ * too low by f_1C / f_ref, and the test fails where the formula lands
+ * above the minimum); DVFS_SCHEDUTIL_RATE_LIMIT_US=US sets schedutil's
+ * rate limit to that in the feedback test while the model keeps the
+ * driver's: a loop updated every 200 ms has util settled at each update
+ * and rests at the static formula's fixed point, which the model's swing
+ * must tell apart (the case below 0.8 c fails). Skips, as expected, in a
+ * boot without dvfs_emu=, and where neither test applies (saying why);
+ * needs two CPUs.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -99,6 +105,7 @@
 #include "fi_util.h"
 #include "dvfs_util.h"
 #include "pelt_model.h"
+#include "sugov_model.h"
 
 #define PERIOD_US	16000
 #define SETTLE_US	600000		/* 18 half-lives, from any start */
@@ -108,6 +115,8 @@
 #define STEP_MHZ	100		/* the platform driver's table */
 #define MAX_EST		(WINDOW_US / SAMPLE_US + 2)
 #define MAX_STEPS	64
+#define KICK_US		33000		/* nohz stats kicks: LOAD_AVG_PERIOD jiffies, + 1 */
+#define RATE_LIMIT	"/sys/devices/system/cpu/cpufreq/schedutil/rate_limit_us"
 
 static int cpus[64], nr_cpus, test_cpu;
 static unsigned int f_ref, f_max;	/* the reference; schedutil's max_freq */
@@ -115,6 +124,7 @@ static double f_ref_exact;		/* max_freq_ratio x base / 1024 */
 static uint64_t ratio;
 static bool invariant;
 static pid_t task = -1;
+static double rate_ctl;			/* DVFS_SCHEDUTIL_RATE_LIMIT_US */
 
 static void stop_task(void)
 {
@@ -152,32 +162,6 @@ struct seen {
 	double eff_mhz;		/* its mean effective frequency in C0 */
 	double trans_s;		/* frequency transitions per second */
 };
-
-/* @cpu's keys in its debugfs state (one snapshot); -1 if one is missing */
-static int read_state(int cpu, const char * const *keys, unsigned long long *vals, int n)
-{
-	char path[128], line[128], key[32];
-	unsigned long long v;
-	int found = 0, i;
-	FILE *f;
-
-	snprintf(path, sizeof(path), EMU_DIR "/cpu%d/state", cpu);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%31s %llu", key, &v) != 2)
-			continue;
-		for (i = 0; i < n; i++) {
-			if (!strcmp(key, keys[i])) {
-				vals[i] = v;
-				found |= 1 << i;
-			}
-		}
-	}
-	fclose(f);
-	return found == (1 << n) - 1 ? 0 : -1;
-}
 
 static const char * const counter_keys[] = { "aperf", "mperf" };
 
@@ -217,7 +201,7 @@ static int observe(pid_t tid, struct seen *s)
 	fi_sleep_us(SETTLE_US);
 	t0 = fi_now_us();
 	if (fi_read_sched_ns(tid, "se.sum_exec_runtime", &ran0) ||
-	    read_state(test_cpu, counter_keys, c0, 2) || fi_read_u64(trans, &tr0) ||
+	    dvfs_read_state(test_cpu, counter_keys, c0, 2) || fi_read_u64(trans, &tr0) ||
 	    read_residency(test_cpu, s->mhz, t0s, &s->n))
 		return -1;
 	while (fi_now_us() < t0 + WINDOW_US && s->n_est < MAX_EST) {
@@ -231,7 +215,7 @@ static int observe(pid_t tid, struct seen *s)
 		fi_sleep_us(SAMPLE_US);
 	}
 	if (fi_read_sched_ns(tid, "se.sum_exec_runtime", &ran1) ||
-	    read_state(test_cpu, counter_keys, c1, 2) || fi_read_u64(trans, &tr1) ||
+	    dvfs_read_state(test_cpu, counter_keys, c1, 2) || fi_read_u64(trans, &tr1) ||
 	    read_residency(test_cpu, mhz1, t1s, &n1) || n1 != s->n ||
 	    c1[1] == c0[1] || !s->n_est)
 		return -1;
@@ -272,17 +256,6 @@ static double mean_req(const struct seen *s)
 	for (i = 0; i < s->n; i++)
 		sum += s->share[i] * s->mhz[i];
 	return sum;
-}
-
-/* The request the CPU had for half the window or more, and less */
-static unsigned int median_req(const struct seen *s)
-{
-	unsigned int mhz;
-
-	for (mhz = plat.min; mhz < plat.turbo[L1C]; mhz += STEP_MHZ)
-		if (share_within(s, plat.min, mhz) >= 0.5)
-			break;
-	return mhz;
 }
 
 /* The residency, as "MHz:share" */
@@ -446,60 +419,178 @@ static int test_fixed_point(void)
 	return ret;
 }
 
-static int cmp_uint(const void *a, const void *b)
+/*
+ * schedutil's rate limit in us (its tunables are global: the platform's
+ * driver has no governor per policy), as long as a CPU is under it
+ */
+static int read_rate_limit(double *us)
 {
-	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+	uint64_t v;
 
-	return x < y ? -1 : x > y;
+	if (fi_read_u64(RATE_LIMIT, &v))
+		return -1;
+	*us = v;
+	return 0;
+}
+
+/* schedutil's rate limit set to @us, if not 0: 0, or -1 said why */
+static int set_rate_limit(double us)
+{
+	char buf[32];
+
+	if (!us)
+		return 0;
+	snprintf(buf, sizeof(buf), "%.0f", us);
+	if (!fi_write_str(RATE_LIMIT, buf))
+		return 0;
+	fi_err("cannot write %s to %s", buf, RATE_LIMIT);
+	return -1;
+}
+
+/*
+ * The energy over the window, as a share of running the whole window at
+ * f_1C: the running time x (f_eff / f_1C)^3, dynamic power taken as f^3
+ * (voltage proportional to f). Against doing the same work at f_1C, it
+ * is (f_eff / f_1C)^2.
+ */
+static double energy(double ran_us, double eff_mhz)
+{
+	return ran_us / PERIOD_US * pow(eff_mhz / plat.turbo[L1C], 3);
+}
+
+/*
+ * The guest's figure @got against two predictions, the static formula's
+ * @stat and the model's @model, which must differ by @apart at least:
+ * on the model's side of their midpoint. 0, or -1 said why.
+ */
+static int nearer_model(unsigned int pct, const char *what, double got, double stat,
+			double model, double apart)
+{
+	double mid = (stat + model) / 2;
+
+	if (fabs(model - stat) < apart) {
+		fi_err("%u%% of c: %s: the model (%.2f) and the static formula (%.2f) are too close to tell apart",
+		       pct, what, model, stat);
+		return -1;
+	}
+	if (model > stat ? got >= mid : got <= mid)
+		return 0;
+	fi_err("%u%% of c: %s %.2f, nearer the static formula's %.2f than the model's %.2f",
+	       pct, what, got, stat, model);
+	return -1;
 }
 
 /*
  * The feedback loop, two CPUs busy: the task's CPU under schedutil, a
- * spinner on the other, so that whenever the task runs the turbo limit
- * for two active cores caps its CPU at c = f_2C, below the 1-core turbo.
- * The task does fixed work at a rate w (the frequency at which it would
- * keep its CPU fully busy), seen as f_eff x its running time per period.
+ * spinner on the other (at SCHED_IDLE: the sampler there comes first), so
+ * that whenever the task runs the turbo limit for two active cores caps
+ * its CPU at c = f_2C, below the 1-core turbo. The task does fixed work at
+ * a rate w (the frequency at which it would keep its CPU fully busy),
+ * seen as f_eff x its running time per period; the work is meant to need
+ * 45% and 95% of c, and scaled when it lands elsewhere (see below).
  *
- * Without invariance util is the busy share, w / f_eff, and schedutil
- * asks for 1.25 x f_cur x util / 1024: with the request f at or below c
- * that is 1.25 x w, a fixed point while 1.25 x w < c; above c the CPU
- * still runs at c, so the next request is 1.25 x f x w / c, above f
- * whenever w > 0.8 c: the request runs away to the top while the CPU
- * cannot go faster than c.
+ * The static formula: without invariance util is the busy share, w /
+ * f_eff, and schedutil asks for 1.25 x f_cur x util / 1024, with the
+ * request f at or below c 1.25 x w, a fixed point while 1.25 x w < c;
+ * above c the CPU still runs at c, so the next request is 1.25 x f x w /
+ * c, above f whenever w > 0.8 c: the request runs away to the top. With
+ * invariance it is 1.25 x f_1C x util / 1024 whatever the frequency.
  *
- * The checks below are hypotheses from that static formula, and only the
- * first held in the runs so far (see the header): above 0.8 c the CPU
- * asks for the top at least 90% of the time (held: 100%); below it the
- * median request is at or below c, within a step of the formula's median
- * with it as f_cur (failed: the median was the top at w = 0.42 c). The
- * static fixed point is at best stable for small changes: a burst the
- * host stretched (the emulated work rate under TCG is not steady) can
- * lift util above 0.8 x 1024, and each update (1 ms apart) then
- * multiplies the request by 1.25 x util / 1024 while util_avg, which
- * takes tens of ms to fall, stays up: it climbs to the top and comes back
- * only as util decays.
+ * The static formula says where the loop can rest, not whether it does:
+ * the model (sugov_model.h) runs schedutil's updates on PELT for the w
+ * seen, the platform's table and cap, the governor's rate limit, and the
+ * spinner's CPU kicking the task's, while it idles, to update its
+ * blocked load every 33 ms (which lowers the request in the gaps). It
+ * says that without invariance the loop does not rest below 0.8 c: each
+ * tick within a burst multiplies the request by 1.25 x util / 1024 with
+ * util still rising, while only a wakeup or a kick in the gap may lower
+ * it, and util, PELT's average over tens of ms, lags what the request did
+ * to the busy share: it swings between the table's minimum and its top.
+ * The runaway starts below 0.8 c (util_est, the util at the end of a
+ * burst, is above the average). With invariance util does not depend on
+ * the request, and the loop rests at its formula but for the kicks.
  *
- * With invariance the formula is 1.25 x f_1C x util / 1024 on both sides
- * (check_request()): no runaway, whatever the cap (failed its 90% bar at
- * w = 0.38 c: the requests spread from the minimum to c). The work rates
- * are 50% and 95% of c, well away from 0.8 c: the emulated work rate of
- * short bursts is not exact, and the side is judged by the w seen.
- *
- * Printed for each: the mean request, the mean effective frequency in C0,
- * transitions per second, and the energy spent over the window, as a
- * share of what running the whole window at f_1C would spend: the
- * running time x (f_eff / f_1C)^3, dynamic power taken as f^3 (voltage
- * proportional to f). Against doing the same work at f_1C, it is
- * (f_eff / f_1C)^2.
+ * Judged, for each case, by the model's prediction: where it runs away
+ * (90% of the window or more at the top), the CPU must ask for the top
+ * at least 90% of the time; with invariance, the request is the formula
+ * of what util_est the task had, as in the first test (check_request());
+ * without, where the static formula has a fixed point below c (no time
+ * above c: w at most 0.6 c, as util_est, the util at a burst's end, can be
+ * a third above the mean) and the model swings, the share of the window
+ * above c must be on the model's side of the midpoint between the two
+ * predictions, which must differ by 10% of the window at least. The tick's phase in the
+ * task's period is fixed in a run but not known: the model is run at 4
+ * phases, and the one with the least time above c is taken. Printed, the
+ * CPU's and the model's: the mean request and effective frequency,
+ * transitions per second (not judged: the kicks make a resting loop
+ * change too), the shares above c and at the top, and the energy
+ * (energy()). The model is run for the w seen; where w lands where the
+ * two do not differ so (or above 0.6 c without the runaway), the case is
+ * run again with the work scaled toward its target, and fails as telling
+ * nothing after 3 tries.
  */
+/*
+ * The model for the w seen in @su, into @m: the tick's phase in the
+ * task's period is the run's, unknown, so of 4 phases the one with the
+ * least time above c (returned).
+ */
+static double run_model(struct sugov_cfg *mc, const struct seen *su, struct sugov_result *m)
+{
+	double m_above = 0;
+	int i;
+
+	mc->work = su->eff_mhz * su->ran_us;
+	for (i = 0; i < 4; i++) {
+		struct sugov_result r;
+		double a;
+
+		mc->tick_phase_us = i * 250;
+		sugov_simulate(mc, MODEL_SETTLE_US, WINDOW_US, &r);
+		a = sugov_share(mc, &r, mc->cap + 1, mc->top);
+		if (!i || a < m_above) {
+			*m = r;
+			m_above = a;
+		}
+	}
+	return m_above;
+}
+
+/* @su under schedutil beside the spinner (@mc's rate limit read): 0, or -1 said why */
+static int observe_loop(unsigned int pct, struct sugov_cfg *mc, struct seen *su)
+{
+	int ret = 0;
+
+	if (dvfs_cpufreq_write(test_cpu, "scaling_governor", "schedutil") ||
+	    read_rate_limit(&mc->rate_us) || set_rate_limit(rate_ctl) || observe(task, su)) {
+		fi_err("%u%% of c: cannot observe the task under schedutil", pct);
+		ret = -1;
+	}
+	if (rate_ctl && mc->rate_us && set_rate_limit(mc->rate_us))
+		ret = -1;
+	return userspace_again() || ret ? -1 : 0;
+}
+
+#define ATTEMPTS	3
+/*
+ * The static formula's fixed point with util_est, a burst's end, up to
+ * a third above the mean util: 1.25 x 4/3 x w, below c up to w = 0.6 c
+ */
+#define SWING_MAX	0.6
+
 static int feedback(unsigned int pct, unsigned int c)
 {
 	double busy = PERIOD_US * (c * pct / 100.0) / plat.turbo[L1C];
-	unsigned int steps[MAX_EST], med, want;
-	double w, energy, below;
+	struct sugov_cfg mc = {
+		.min = plat.min, .top = plat.turbo[L1C], .step = STEP_MHZ, .cap = c,
+		.f_ref = invariant ? f_ref_exact : 0, .period_us = PERIOD_US,
+		.start_mhz = plat.turbo[L1C], .seed = 1, .kick_us = KICK_US,
+	};
+	double w = 0, above, top, m_above = 0, m_top = 0;
+	bool tells = false, seen = false;
+	struct sugov_result m;
 	unsigned long iters;
 	struct seen su;
-	int ret = 0, i;
+	int attempt;
 	pid_t spin;
 
 	task = dvfs_start_fixed_work(cpus, nr_cpus, test_cpu, PERIOD_US, busy, &iters);
@@ -507,57 +598,80 @@ static int feedback(unsigned int pct, unsigned int c)
 		fi_err("%u%% of c: cannot calibrate or start the periodic task", pct);
 		return -1;
 	}
-	spin = fi_spawn_spinner(cpus[0]);
-	if (spin < 0 || dvfs_cpufreq_write(test_cpu, "scaling_governor", "schedutil") ||
-	    observe(task, &su)) {
-		fi_err("%u%% of c: cannot observe the task under schedutil", pct);
-		ret = -1;
+	spin = dvfs_spawn_idle_spinner(cpus[0]);
+	if (spin < 0) {
+		fi_err("%u%% of c: cannot start a spinner on CPU %d", pct, cpus[0]);
+		stop_task();
+		return -1;
+	}
+	/*
+	 * The work rate beside the spinner is not the calibrated one (two
+	 * busy vCPUs on the host's cores; the emulated slowdown of short
+	 * bursts is not exact): it was seen at 0.35 to 1.8 times the target.
+	 * Where w lands where the model and the static formula agree, the
+	 * work is scaled by the target / w and the case run again.
+	 */
+	for (attempt = 1; attempt <= ATTEMPTS; attempt++) {
+		seen = false;
+		if (observe_loop(pct, &mc, &su))
+			break;
+		seen = true;
+		w = su.eff_mhz * su.ran_us / PERIOD_US;
+		m_above = run_model(&mc, &su, &m);
+		m_top = sugov_share(&mc, &m, plat.turbo[L1C], plat.turbo[L1C]);
+		tells = invariant || m_top >= 0.9 || (w <= SWING_MAX * c && m_above >= 0.1);
+		if (tells || attempt == ATTEMPTS)
+			break;
+		fi_info("w %.0f MHz (%.2f c), where the model and the static formula agree: the work scaled by %.2f toward %.0f MHz\n",
+			w, w / c, c * pct / 100.0 / w, c * pct / 100.0);
+		stop_task();
+		iters = iters * (c * pct / 100.0) / w;
+		task = dvfs_start_periodic(test_cpu, PERIOD_US, iters, 0);
+		if (task < 0) {
+			fi_err("%u%% of c: cannot restart the periodic task", pct);
+			seen = false;
+			break;
+		}
 	}
 	fi_reap(spin);
 	stop_task();
-	if (userspace_again() || ret)
+	if (!seen)
 		return -1;
 
-	w = su.eff_mhz * su.ran_us / PERIOD_US;
-	energy = su.ran_us / PERIOD_US * pow(su.eff_mhz / plat.turbo[L1C], 3);
-	fi_info("w %.0f MHz (%.2f c; %u%% of c nominal): mean request %.0f MHz, effective in C0 %.0f, %.1f transitions/s, energy %.3f of f_1C's\n",
-		w, w / c, pct, mean_req(&su), su.eff_mhz, su.trans_s, energy);
+	above = share_within(&su, c + 1, plat.turbo[L1C]);
+	top = share_within(&su, plat.turbo[L1C], plat.turbo[L1C]);
+	fi_info("w %.0f MHz (%.2f c; %u%% of c nominal), rate limit %.0f us; the static formula: %s\n",
+		w, w / c, pct, mc.rate_us,
+		invariant ? "1.25 x f_1C x util / 1024" :
+		w < 0.8 * c ? "a fixed point at 1.25 x w, below c" : "the runaway to the top");
+	fi_info("  %-6s mean request %4.0f MHz, effective %4.0f, %5.1f transitions/s, %3.0f%% above c, %3.0f%% at the top, energy %.3f of f_1C's\n",
+		"CPU:", mean_req(&su), su.eff_mhz, su.trans_s, above * 100, top * 100,
+		energy(su.ran_us, su.eff_mhz));
+	fi_info("  %-6s mean request %4.0f MHz, effective %4.0f, %5.1f transitions/s, %3.0f%% above c, %3.0f%% at the top, energy %.3f of f_1C's\n",
+		"model:", m.mean_req, m.eff_mhz, m.trans_s, m_above * 100, m_top * 100,
+		energy(m.ran_us, m.eff_mhz));
+	print_requests(&su);
+	if (!tells) {
+		fi_err("%u%% of c: after %d tries w %.0f MHz (%.2f c), where the model (%.0f%% above c, %.0f%% at the top) and the static formula agree: the case tells nothing",
+		       pct, ATTEMPTS, w, w / c, m_above * 100, m_top * 100);
+		return -1;
+	}
+	if (m_top >= 0.9) {
+		if (top >= 0.9)
+			return 0;
+		fi_err("%u%% of c: %.0f%% of the time at the top, %u MHz, want at least 90%% (the model runs away: %.0f%%)",
+		       pct, top * 100, plat.turbo[L1C], m_top * 100);
+		return -1;
+	}
 	if (invariant)
 		return check_request(pct, &su, f_max,
 				     "invariant: 1.25 x max_freq x util_est / 1024");
-	if (w < 0.8 * c) {
-		med = median_req(&su);
-		for (i = 0; i < su.n_est; i++)
-			steps[i] = resolve(su.est_s[i], med);
-		qsort(steps, su.n_est, sizeof(steps[0]), cmp_uint);
-		want = steps[su.n_est / 2];
-		below = share_within(&su, plat.min, c);
-		fi_info("  not invariant, w < 0.8 c: a fixed point at 1.25 x w = %.0f MHz, below c: median request %u MHz, the formula's with it as f_cur %u; %.0f%% of the time at or below c, %.0f%% at the top\n",
-			1.25 * w, med, want, below * 100,
-			share_within(&su, plat.turbo[L1C], plat.turbo[L1C]) * 100);
-		print_requests(&su);
-		if (med > c || abs((int)med - (int)want) > STEP_MHZ) {
-			fi_err("%u%% of c: median request %u MHz, want the formula's %u +- %d, at or below c %u (w %.0f < 0.8 c)",
-			       pct, med, want, STEP_MHZ, c, w);
-			return -1;
-		}
-		return 0;
-	}
-	below = share_within(&su, plat.turbo[L1C], plat.turbo[L1C]);
-	fi_info("  not invariant, w > 0.8 c: the request runs away to the top, %u MHz, while the CPU runs at c: %.0f%% of the time there\n",
-		plat.turbo[L1C], below * 100);
-	print_requests(&su);
-	if (below < 0.9) {
-		fi_err("%u%% of c: %.0f%% of the time at the top, %u MHz, want at least 90%% (w %.0f > 0.8 c)",
-		       pct, below * 100, plat.turbo[L1C], w);
-		return -1;
-	}
-	return 0;
+	return nearer_model(pct, "share of the window above c", above, 0, m_above, 0.1);
 }
 
 static int test_feedback(void)
 {
-	static const unsigned int pct[] = { 50, 95 };
+	static const unsigned int pct[] = { 45, 95 };
 	int ret = KSFT_PASS;
 	size_t i;
 
@@ -578,7 +692,8 @@ static struct fi_test tests[] = {
 int main(void)
 {
 	const char *why, *env = getenv("DVFS_SCHEDUTIL_MAX");
-	const char *feedback_env = getenv("DVFS_SCHEDUTIL_FEEDBACK");
+	const char *rate_env = getenv("DVFS_SCHEDUTIL_RATE_LIMIT_US");
+	const char *fb_env = getenv("DVFS_SCHEDUTIL_FEEDBACK");
 	struct fi_test plan[ARRAY_SIZE(tests)];
 	char buf[64], gov[256];
 	uint64_t inv;
@@ -642,15 +757,26 @@ int main(void)
 	else
 		fi_info("platform %s: %u..%u MHz, not invariant\n", plat.name, plat.min,
 			plat.turbo[L1C]);
+	if (rate_env) {
+		char *end;
+
+		rate_ctl = strtod(rate_env, &end);
+		if (end == rate_env || *end || rate_ctl < 1 || rate_ctl > 1e7)
+			ksft_exit_fail_msg("DVFS_SCHEDUTIL_RATE_LIMIT_US=%s: want 1..10000000\n",
+					   rate_env);
+		fi_info("DVFS_SCHEDUTIL_RATE_LIMIT_US=%s: a control run, schedutil's rate limit set to that, the model's kept\n",
+			rate_env);
+	}
+	if (fb_env && strcmp(fb_env, "1"))
+		ksft_exit_fail_msg("DVFS_SCHEDUTIL_FEEDBACK=%s: want 1\n", fb_env);
 	/* The fixed point needs invariance; the feedback a cap below the top */
 	if (invariant)
 		plan[n++] = tests[0];
 	else
 		fi_info("%s: needs invariance\n", tests[0].name);
-	if (feedback_env && strcmp(feedback_env, "1") && strcmp(feedback_env, "0"))
-		ksft_exit_fail_msg("DVFS_SCHEDUTIL_FEEDBACK=%s: want 1 or 0\n", feedback_env);
-	if (!feedback_env || !strcmp(feedback_env, "0"))
-		fi_info("%s: only with DVFS_SCHEDUTIL_FEEDBACK=1\n", tests[1].name);
+	if (invariant && !fb_env)
+		fi_info("%s: with invariance only with DVFS_SCHEDUTIL_FEEDBACK=1 (see the header)\n",
+			tests[1].name);
 	else if (nr_cpus == 2 && plat.turbo[L2C] < plat.turbo[L1C])
 		plan[n++] = tests[1];
 	else
@@ -658,8 +784,8 @@ int main(void)
 			"2-core turbo limit below the 1-core turbo on this platform" :
 			"cap at the 2-core limit: other than two CPUs");
 	if (!n)
-		ksft_exit_skip("invariance off, and the feedback test not asked for or %s\n",
-			       "without a turbo cap for two busy CPUs: nothing to test");
+		ksft_exit_skip("invariance off, and %s\n",
+			       "no turbo cap for two busy CPUs: nothing to test");
 	atexit(stop_task);
 	fi_run_tests(plan, n);
 }

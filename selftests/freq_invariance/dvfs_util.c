@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +150,52 @@ int dvfs_set_req(int cpu, unsigned int mhz)
 
 	snprintf(buf, sizeof(buf), "%u", mhz * 1000);
 	return dvfs_cpufreq_write(cpu, "scaling_setspeed", buf);
+}
+
+/*
+ * @n unsigned values of @cpu's debugfs state, in one snapshot: the ones
+ * named by @keys into @vals. 0, or -1 if one is missing.
+ */
+int dvfs_read_state(int cpu, const char * const *keys, unsigned long long *vals, int n)
+{
+	char path[128], line[128], key[32];
+	unsigned long long v;
+	int found = 0, i;
+	FILE *f;
+
+	snprintf(path, sizeof(path), EMU_DIR "/cpu%d/state", cpu);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%31s %llu", key, &v) != 2)
+			continue;
+		for (i = 0; i < n; i++) {
+			if (!strcmp(key, keys[i])) {
+				vals[i] = v;
+				found |= 1 << i;
+			}
+		}
+	}
+	fclose(f);
+	return found == (1 << n) - 1 ? 0 : -1;
+}
+
+/*
+ * A spinner on @cpu at SCHED_IDLE: it keeps the CPU in C0, so active for
+ * the turbo limits, and gives way at once to anything else there (a
+ * test's sampler). Its pid, or -1.
+ */
+pid_t dvfs_spawn_idle_spinner(int cpu)
+{
+	struct sched_param sp = { 0 };
+	pid_t pid = fi_spawn_spinner(cpu);
+
+	if (pid > 0 && sched_setscheduler(pid, SCHED_IDLE, &sp)) {
+		fi_reap(pid);
+		return -1;
+	}
+	return pid;
 }
 
 /* The platform's request for @cpu (debugfs) */

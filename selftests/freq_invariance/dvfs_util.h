@@ -34,6 +34,8 @@ int dvfs_cpufreq_read(int cpu, const char *name, char *buf, size_t size);
 int dvfs_cpufreq_write(int cpu, const char *name, const char *val);
 int dvfs_set_req(int cpu, unsigned int mhz);
 int dvfs_get_req(int cpu, unsigned int *mhz);
+pid_t dvfs_spawn_idle_spinner(int cpu);
+int dvfs_read_state(int cpu, const char * const *keys, unsigned long long *vals, int n);
 int dvfs_msr_read(int cpu, unsigned int msr, uint64_t *val);
 int dvfs_settled_scale(int cpu, unsigned int mhz, double lo, double hi, int reads,
 		       uint64_t *scale);
