@@ -84,8 +84,8 @@ NOTRL_TESTS := dvfs_pelt_test dvfs_schedutil_test
 # boot, whose boot code takes the 1-core turbo as the reference (Lelli's
 # case), on the steep platform. schedutil's request
 # (dvfs_schedutil_test) runs in both: with f_1C / f_ref = 1.107 (4-core
-# reference) and 1 (1-core); its feedback loop with invariance in the
-# Goldmont boot (a 2-core limit below the 1-core one).
+# reference) and 1 (1-core); its feedback loop runs without invariance,
+# in the boot without turbo ratios.
 SKX_BOOT  := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=85 SMP=2 \
 	     APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 intel_pstate=disable)"
 GLM_BOOT  := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=92 SMP=2 \

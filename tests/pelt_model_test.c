@@ -255,6 +255,14 @@ static void test_sugov(void)
 		      ph, 100 * sugov_share(&c, &r, 3100, 4000));
 	}
 
+	c = steep(0.5, 0);
+	c.top = c.min + 64 * c.step;
+	check(sugov_simulate(&c, 1000, 1000, &r) == -1,
+	      "a table of 65 steps is refused (the model holds %d)", SUGOV_MAX_STEPS);
+	c = steep(0.5, 0);
+	c.start_mhz = c.min - c.step;
+	check(sugov_simulate(&c, 1000, 1000, &r) == -1, "a start below the table is refused");
+
 	/* The same with no cap: the swing is the loop's, not the cap's. */
 	c = steep(0.5, 0);
 	c.cap = c.top;

@@ -115,7 +115,7 @@
 #define STEP_MHZ	100		/* the platform driver's table */
 #define MAX_EST		(WINDOW_US / SAMPLE_US + 2)
 #define MAX_STEPS	64
-#define KICK_US		33000		/* nohz stats kicks: LOAD_AVG_PERIOD jiffies, + 1 */
+#define KICK_US		33000		/* stats kicks: LOAD_AVG_PERIOD jiffies, + 1 */
 #define RATE_LIMIT	"/sys/devices/system/cpu/cpufreq/schedutil/rate_limit_us"
 
 static int cpus[64], nr_cpus, test_cpu;
@@ -125,6 +125,7 @@ static uint64_t ratio;
 static bool invariant;
 static pid_t task = -1;
 static double rate_ctl;			/* DVFS_SCHEDUTIL_RATE_LIMIT_US */
+static double rate_saved;		/* the rate limit the control replaced */
 
 static void stop_task(void)
 {
@@ -217,7 +218,7 @@ static int observe(pid_t tid, struct seen *s)
 	if (fi_read_sched_ns(tid, "se.sum_exec_runtime", &ran1) ||
 	    dvfs_read_state(test_cpu, counter_keys, c1, 2) || fi_read_u64(trans, &tr1) ||
 	    read_residency(test_cpu, mhz1, t1s, &n1) || n1 != s->n ||
-	    c1[1] == c0[1] || !s->n_est)
+	    c1[1] == c0[1] || c1[0] == c0[0] || ran1 <= ran0 || !s->n_est)
 		return -1;
 	t1 = fi_now_us();
 	for (i = 0; i < s->n; i++)
@@ -459,24 +460,24 @@ static double energy(double ran_us, double eff_mhz)
 }
 
 /*
- * The guest's figure @got against two predictions, the static formula's
- * @stat and the model's @model, which must differ by @apart at least:
- * on the model's side of their midpoint. 0, or -1 said why.
+ * The guest's figure @got against two predictions, another's @stat (@name
+ * says whose) and the model's @model, which must differ by @apart at
+ * least: on the model's side of their midpoint. 0, or -1 said why.
  */
-static int nearer_model(unsigned int pct, const char *what, double got, double stat,
-			double model, double apart)
+static int nearer_model(unsigned int pct, const char *what, double got, const char *name,
+			double stat, double model, double apart)
 {
 	double mid = (stat + model) / 2;
 
 	if (fabs(model - stat) < apart) {
-		fi_err("%u%% of c: %s: the model (%.2f) and the static formula (%.2f) are too close to tell apart",
-		       pct, what, model, stat);
+		fi_err("%u%% of c: %s: the model (%.2f) and %s (%.2f) are too close to tell apart",
+		       pct, what, model, name, stat);
 		return -1;
 	}
 	if (model > stat ? got >= mid : got <= mid)
 		return 0;
-	fi_err("%u%% of c: %s %.2f, nearer the static formula's %.2f than the model's %.2f",
-	       pct, what, got, stat, model);
+	fi_err("%u%% of c: %s %.2f, nearer %s's %.2f than the model's %.2f",
+	       pct, what, got, name, stat, model);
 	return -1;
 }
 
@@ -518,25 +519,28 @@ static int nearer_model(unsigned int pct, const char *what, double got, double s
  * above c: w at most 0.6 c, as util_est, the util at a burst's end, can be
  * a third above the mean) and the model swings, the share of the window
  * above c must be on the model's side of the midpoint between the two
- * predictions, which must differ by 10% of the window at least. The tick's phase in the
+ * predictions, which must differ by 10% of the window at least, and of
+ * the midpoint between the model's and a loop stuck above c (all of the
+ * window). The model must run away in the 95% case and swing in the 45%
+ * case. The tick's phase in the
  * task's period is fixed in a run but not known: the model is run at 4
  * phases, and the one with the least time above c is taken. Printed, the
  * CPU's and the model's: the mean request and effective frequency,
  * transitions per second (not judged: the kicks make a resting loop
  * change too), the shares above c and at the top, and the energy
- * (energy()). The model is run for the w seen; where w lands where the
- * two do not differ so (or above 0.6 c without the runaway), the case is
- * run again with the work scaled toward its target, and fails as telling
- * nothing after 3 tries.
+ * (energy()). The model is run for the w seen; where w lands outside its
+ * case's regime, the case is run again with the work scaled toward its
+ * target, and fails as telling nothing after 3 runs in all.
  */
 /*
  * The model for the w seen in @su, into @m: the tick's phase in the
  * task's period is the run's, unknown, so of 4 phases the one with the
- * least time above c (returned).
+ * least time above c, its share in *@m_above. 0, or -1 if the model
+ * cannot run the platform (a table of more than SUGOV_MAX_STEPS steps).
  */
-static double run_model(struct sugov_cfg *mc, const struct seen *su, struct sugov_result *m)
+static int run_model(struct sugov_cfg *mc, const struct seen *su, struct sugov_result *m,
+		     double *m_above)
 {
-	double m_above = 0;
 	int i;
 
 	mc->work = su->eff_mhz * su->ran_us;
@@ -545,29 +549,53 @@ static double run_model(struct sugov_cfg *mc, const struct seen *su, struct sugo
 		double a;
 
 		mc->tick_phase_us = i * 250;
-		sugov_simulate(mc, MODEL_SETTLE_US, WINDOW_US, &r);
+		if (sugov_simulate(mc, MODEL_SETTLE_US, WINDOW_US, &r)) {
+			fi_err("the model cannot run a table of %u..%u MHz in %u MHz steps",
+			       mc->min, mc->top, mc->step);
+			return -1;
+		}
 		a = sugov_share(mc, &r, mc->cap + 1, mc->top);
-		if (!i || a < m_above) {
+		if (!i || a < *m_above) {
 			*m = r;
-			m_above = a;
+			*m_above = a;
 		}
 	}
-	return m_above;
+	return 0;
+}
+
+/* The rate limit the control replaced, back (also at exit) */
+static void restore_rate_limit(void)
+{
+	if (rate_saved && !set_rate_limit(rate_saved))
+		rate_saved = 0;
 }
 
 /* @su under schedutil beside the spinner (@mc's rate limit read): 0, or -1 said why */
 static int observe_loop(unsigned int pct, struct sugov_cfg *mc, struct seen *su)
 {
-	int ret = 0;
+	int ret = -1;
 
 	if (dvfs_cpufreq_write(test_cpu, "scaling_governor", "schedutil") ||
-	    read_rate_limit(&mc->rate_us) || set_rate_limit(rate_ctl) || observe(task, su)) {
-		fi_err("%u%% of c: cannot observe the task under schedutil", pct);
-		ret = -1;
+	    read_rate_limit(&mc->rate_us)) {
+		fi_err("%u%% of c: cannot put CPU %d under schedutil", pct, test_cpu);
+		goto out;
 	}
-	if (rate_ctl && mc->rate_us && set_rate_limit(mc->rate_us))
+	if (rate_ctl) {
+		rate_saved = mc->rate_us;
+		if (set_rate_limit(rate_ctl)) {
+			fi_err("%u%% of c: cannot set the control's rate limit", pct);
+			goto out;
+		}
+	}
+	if (observe(task, su))
+		fi_err("%u%% of c: cannot observe the task under schedutil", pct);
+	else
+		ret = 0;
+out:
+	restore_rate_limit();
+	if (rate_saved || userspace_again())
 		ret = -1;
-	return userspace_again() || ret ? -1 : 0;
+	return ret;
 }
 
 #define ATTEMPTS	3
@@ -617,13 +645,19 @@ static int feedback(unsigned int pct, unsigned int c)
 			break;
 		seen = true;
 		w = su.eff_mhz * su.ran_us / PERIOD_US;
-		m_above = run_model(&mc, &su, &m);
+		if (run_model(&mc, &su, &m, &m_above)) {
+			seen = false;
+			break;
+		}
 		m_top = sugov_share(&mc, &m, plat.turbo[L1C], plat.turbo[L1C]);
-		tells = invariant || m_top >= 0.9 || (w <= SWING_MAX * c && m_above >= 0.1);
+		/* The 95% case must be a runaway, the 45% one a swing */
+		tells = invariant || (pct >= 80 ? m_top >= 0.9 :
+				      w <= SWING_MAX * c && m_above >= 0.1 && m_top < 0.9);
 		if (tells || attempt == ATTEMPTS)
 			break;
-		fi_info("w %.0f MHz (%.2f c), where the model and the static formula agree: the work scaled by %.2f toward %.0f MHz\n",
-			w, w / c, c * pct / 100.0 / w, c * pct / 100.0);
+		fi_info("w %.0f MHz (%.2f c), where the model does not %s: the work scaled by %.2f toward %.0f MHz\n",
+			w, w / c, pct >= 80 ? "run away" : "swing apart from the static formula",
+			c * pct / 100.0 / w, c * pct / 100.0);
 		stop_task();
 		iters = iters * (c * pct / 100.0) / w;
 		task = dvfs_start_periodic(test_cpu, PERIOD_US, iters, 0);
@@ -652,8 +686,9 @@ static int feedback(unsigned int pct, unsigned int c)
 		energy(m.ran_us, m.eff_mhz));
 	print_requests(&su);
 	if (!tells) {
-		fi_err("%u%% of c: after %d tries w %.0f MHz (%.2f c), where the model (%.0f%% above c, %.0f%% at the top) and the static formula agree: the case tells nothing",
-		       pct, ATTEMPTS, w, w / c, m_above * 100, m_top * 100);
+		fi_err("%u%% of c: after %d runs w %.0f MHz (%.2f c), where the model (%.0f%% above c, %.0f%% at the top) does not %s: the case tells nothing",
+		       pct, ATTEMPTS, w, w / c, m_above * 100, m_top * 100,
+		       pct >= 80 ? "run away" : "swing apart from the static formula");
 		return -1;
 	}
 	if (m_top >= 0.9) {
@@ -666,7 +701,13 @@ static int feedback(unsigned int pct, unsigned int c)
 	if (invariant)
 		return check_request(pct, &su, f_max,
 				     "invariant: 1.25 x max_freq x util_est / 1024");
-	return nearer_model(pct, "share of the window above c", above, 0, m_above, 0.1);
+	/* Nor stuck above c: nearer the model than a loop always there */
+	if (nearer_model(pct, "share of the window above c", above, "the static formula", 0,
+			 m_above, 0.1) ||
+	    nearer_model(pct, "share of the window above c", above, "a loop stuck above c", 1,
+			 m_above, 0.1))
+		return -1;
+	return 0;
 }
 
 static int test_feedback(void)
@@ -748,7 +789,7 @@ int main(void)
 					   plat.min, plat.turbo[L1C]);
 		f_max = mhz;
 		fi_info("DVFS_SCHEDUTIL_MAX=%s: a control run%s\n", env,
-			invariant ? "" : " (not invariant: only the feedback test uses it)");
+			invariant ? "" : " (not invariant: nothing uses it)");
 	}
 	if (invariant)
 		fi_info("platform %s: %u..%u MHz, invariant, reference %u MHz (max_freq_ratio %llu); the expectation's max_freq %u\n",
@@ -786,6 +827,7 @@ int main(void)
 	if (!n)
 		ksft_exit_skip("invariance off, and %s\n",
 			       "no turbo cap for two busy CPUs: nothing to test");
+	atexit(restore_rate_limit);
 	atexit(stop_task);
 	fi_run_tests(plan, n);
 }

@@ -122,8 +122,8 @@ static double period_work(const struct sugov_cfg *c)
 	return c->work * (1 + c->jitter * u);
 }
 
-void sugov_simulate(const struct sugov_cfg *cfg, double settle_us, double window_us,
-		    struct sugov_result *r)
+int sugov_simulate(const struct sugov_cfg *cfg, double settle_us, double window_us,
+		   struct sugov_result *r)
 {
 	struct pelt_cfg pc = { .scale = PELT_SCALE };
 	struct sugov_state s = {
@@ -135,6 +135,10 @@ void sugov_simulate(const struct sugov_cfg *cfg, double settle_us, double window
 	unsigned long trans0 = 0;
 
 	memset(r, 0, sizeof(*r));
+	if (!cfg->step || cfg->min > cfg->top ||
+	    (cfg->top - cfg->min) / cfg->step >= SUGOV_MAX_STEPS ||
+	    cfg->start_mhz < cfg->min || cfg->start_mhz > cfg->top || cfg->period_us < 1000)
+		return -1;
 	srand(cfg->seed);
 	pc.mode = cfg->f_ref > 0 ? PELT_TIME_SCALING : PELT_NOT_INVARIANT;
 	pelt_init(&s.pelt, &pc, 0);
@@ -214,6 +218,7 @@ void sugov_simulate(const struct sugov_cfg *cfg, double settle_us, double window
 	r->trans_s = (s.trans - trans0) / (window_us / 1e6);
 	r->util = nu ? usum / nu : 0;
 	r->est = ne ? esum / ne : 0;
+	return 0;
 }
 
 double sugov_share(const struct sugov_cfg *cfg, const struct sugov_result *r,

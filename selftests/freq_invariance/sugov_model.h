@@ -71,9 +71,12 @@ struct sugov_result {
 	double est;			/* mean util_est while enqueued */
 };
 
-/* The model's run for @settle_us, then its figures over @window_us. */
-void sugov_simulate(const struct sugov_cfg *cfg, double settle_us, double window_us,
-		    struct sugov_result *r);
+/*
+ * The model's run for @settle_us, then its figures over @window_us: 0, or
+ * -1 for a table of more than SUGOV_MAX_STEPS steps or a start outside it.
+ */
+int sugov_simulate(const struct sugov_cfg *cfg, double settle_us, double window_us,
+		   struct sugov_result *r);
 
 /* The share of the window at requests @lo..@hi MHz */
 double sugov_share(const struct sugov_cfg *cfg, const struct sugov_result *r,

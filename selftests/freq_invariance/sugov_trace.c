@@ -12,8 +12,9 @@
  * 16 ms, the work that keeps a CPU at W MHz busy. It runs on the last
  * CPU, asked for by schedutil; with --spin a spinner keeps the first CPU
  * busy, so that the turbo limit for two active cores caps the task's.
- * After 600 ms, the task's CPU is sampled every US us (default 4000)
- * for D ms (default 400) by this process, on the first CPU.
+ * After 600 ms, the task's CPU is sampled every US us (default 4000; a
+ * sample late by what the last took) for D ms (default 400) by this
+ * process, on the first CPU.
  *
  * Output, one record per line:
  *   # ...                                     what was run, and the means
@@ -169,7 +170,10 @@ int main(int argc, char **argv)
 		       st[1], u, st[1] ? (ewma > enq ? ewma : enq) : 0);
 		req_sum += st[0];
 		samples++;
-		fi_sleep_us(every);
+		/* On a schedule: a sample takes time too */
+		t = fi_now_us();
+		if (t < t0 + samples * every)
+			fi_sleep_us(t0 + samples * every - t);
 	}
 	if (fi_read_sched_ns(task, "se.sum_exec_runtime", &ran1) ||
 	    dvfs_read_state(cpu, counter_keys, c1, 2) || c1[1] == c0[1])
@@ -186,7 +190,11 @@ int main(int argc, char **argv)
 	printf(" %.0f asked for); mean request sampled %.0f MHz\n", w,
 	       samples ? req_sum / samples : 0);
 	mc.work = eff * ran;
-	sugov_simulate(&mc, SETTLE_US, ms * 1000, &m);
+	if (sugov_simulate(&mc, SETTLE_US, ms * 1000, &m)) {
+		fprintf(stderr, "sugov_trace: the model cannot run a table of %u..%u MHz\n",
+			mc.min, mc.top);
+		return 1;
+	}
 	printf("# the model for w %.0f MHz: mean request %.0f MHz, effective %.0f, %.1f %s\n",
 	       eff * ran / PERIOD_US, m.mean_req, m.eff_mhz, m.trans_s, "transitions/s");
 	return 0;
