@@ -521,8 +521,9 @@ static int nearer_model(unsigned int pct, const char *what, double got, const ch
  * above c must be on the model's side of the midpoint between the two
  * predictions, which must differ by 10% of the window at least, and of
  * the midpoint between the model's and a loop stuck above c (all of the
- * window). The model must run away in the 95% case and swing in the 45%
- * case. The tick's phase in the
+ * window). The model must run away in the 95% case, with w at least 0.85
+ * c (the runaway starts near 0.75 c, and closer to it a burst the host
+ * shortened brings the request down at times), and swing in the 45% case. The tick's phase in the
  * task's period is fixed in a run but not known: the model is run at 4
  * phases, and the one with the least time above c is taken. Printed, the
  * CPU's and the model's: the mean request and effective frequency,
@@ -604,6 +605,11 @@ out:
  * a third above the mean util: 1.25 x 4/3 x w, below c up to w = 0.6 c
  */
 #define SWING_MAX	0.6
+/*
+ * The model's runaway starts near 0.75 c; nearer it, a burst the host
+ * shortened brings the request down at times (86% at the top at 0.81 c)
+ */
+#define RUNAWAY_MIN	0.85
 
 static int feedback(unsigned int pct, unsigned int c)
 {
@@ -651,7 +657,7 @@ static int feedback(unsigned int pct, unsigned int c)
 		}
 		m_top = sugov_share(&mc, &m, plat.turbo[L1C], plat.turbo[L1C]);
 		/* The 95% case must be a runaway, the 45% one a swing */
-		tells = invariant || (pct >= 80 ? m_top >= 0.9 :
+		tells = invariant || (pct >= 80 ? w >= RUNAWAY_MIN * c && m_top >= 0.9 :
 				      w <= SWING_MAX * c && m_above >= 0.1 && m_top < 0.9);
 		if (tells || attempt == ATTEMPTS)
 			break;
