@@ -113,7 +113,8 @@ ROOTFS_BUILD ?= rootfs/build
 
 .PHONY: all help deps tree series config kernel kernel-kasan selftests rootfs \
 	test-kasan \
-	check-host test test-dvfs run shell bench export-patches check-prefixes clean
+	check-host test test-dvfs run shell bench experiment export-patches check-prefixes \
+	clean
 
 all: kernel selftests rootfs
 
@@ -263,6 +264,14 @@ shell: deps all
 ##                 (slow, not part of make test; report in build/results/bench)
 bench: deps series selftests rootfs
 	@JOBS=$(JOBS) scripts/bench $(KSRC) "$$(cat $(BUILD)/rootfs.path)" $(RESULTS)/bench
+
+## experiment      the article's experiment (slow, not part of make test):
+##                 schedutil on the emulated DVFS platform with the 1-core,
+##                 4-core and all-core turbo references and without
+##                 invariance, a periodic mix and a build at 1 and 2 busy
+##                 CPUs (report in build/results/experiment)
+experiment: deps all
+	@scripts/experiment $(KERNEL) "$$(cat $(BUILD)/rootfs.path)" $(RESULTS)/experiment
 
 ## check-prefixes  build every prefix of the series (slow: not in make test)
 check-prefixes: deps series $(KOBJ)/.config
