@@ -42,10 +42,11 @@ GUEST      = qemu/run -t $(GUEST_TIMEOUT)
 # Built-in KUnit suites that must report at boot (config/debug.config).
 KUNIT_SUITES := intel_pstate_hwp_boost x86_dvfs_emu
 # The only kselftests that may skip in make test's main guest:
-# hwp_boost_test needs Intel HWP hardware, which QEMU never has; the dvfs_*
+# hwp_boost_test needs Intel HWP, which QEMU never has: the emulated
+# platform's HWP gives it (HWP_BOOT); the dvfs_*
 # tests need the emulated DVFS platform, which has boots of its own
-# (DVFS_BOOT, NOTRL_BOOT, SKX_BOOT, GLM_BOOT, TURBO_OFF_BOOT, SLOWDOWN_BOOT)
-# where nothing may skip. Any other
+# (DVFS_BOOT, NOTRL_BOOT, SKX_BOOT, GLM_BOOT, TURBO_OFF_BOOT, HWP_BOOT,
+# HWP_PASSIVE_BOOT, SLOWDOWN_BOOT) where nothing may skip. Any other
 # skip fails make test.
 EXPECTED_SKIPS := hwp_boost_test dvfs_test dvfs_boot_test dvfs_pelt_test \
 		  dvfs_slowdown_test dvfs_wobbly_test dvfs_turbo_ref_test \
@@ -94,12 +95,29 @@ TURBO_OFF_BOOT := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2
 		  APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 dvfs_emu_turbo_disabled)"
 BOOT_REF_TESTS := dvfs_boot_test
 REF_TESTS := $(BOOT_REF_TESTS) dvfs_turbo_ref_test dvfs_schedutil_test
+# The platform with HWP (dvfs_emu_hwp): intel_pstate loads in active mode
+# with HWP (its HWP support matches any family 6 part) and the platform's
+# own cpufreq driver does not register, so that hwp_boost_test runs, on
+# the emulated request, instead of skipping.
+HWP_BOOT  := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2 \
+	     APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 dvfs_emu_hwp)"
+HWP_TESTS := hwp_boost_test
+# The same in passive mode (intel_cpufreq, schedutil through adjust_perf
+# to HWP's desired ratio): schedutil's fixed point as with the platform's
+# own driver (dvfs_schedutil_test).
+HWP_PASSIVE_BOOT := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2 \
+		    APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 dvfs_emu_hwp intel_pstate=passive)"
+HWP_PASSIVE_TESTS := dvfs_schedutil_test
 # make run's second boot (qemu/show-dvfs), and its third, the same
 # platform without the turbo ratios (not invariant: qemu/show-dvfs sugov)
 RUN_DVFS_BOOT := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2 \
 		 APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3)"
 RUN_NOTRL_BOOT := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2 \
 		  APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 dvfs_emu_no_turbo_ratios)"
+# make run's fourth boot (qemu/show-hwp): the platform with HWP, intel_pstate
+# in active mode, hwp_dynamic_boost off and on
+RUN_HWP_BOOT := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2 \
+		APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 dvfs_emu_hwp)"
 # The CPUs' slowdown, timed on the wall clock: that needs a vCPU whose
 # speed is steady, which multi-threaded TCG's is not (it follows the
 # host's load). Under -icount the guest's clock counts instructions
@@ -205,13 +223,16 @@ define dvfs-boots
 	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-skx,$(GUEST_TIMEOUT),$(1),$(SKX_BOOT),$(REF_TESTS),emulated-DVFS Skylake-X boot)
 	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-glm,$(GUEST_TIMEOUT),$(1),$(GLM_BOOT),$(REF_TESTS),emulated-DVFS Goldmont boot)
 	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-turbo-off,$(GUEST_TIMEOUT),$(1),$(TURBO_OFF_BOOT),$(BOOT_REF_TESTS),emulated-DVFS boot with turbo disabled)
+	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-hwp,$(GUEST_TIMEOUT),$(1),$(HWP_BOOT),$(HWP_TESTS),emulated-DVFS boot with HWP)
+	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-hwp-passive,$(GUEST_TIMEOUT),$(1),$(HWP_PASSIVE_BOOT),$(HWP_PASSIVE_TESTS),emulated-DVFS boot with HWP in passive mode)
 	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-slowdown,$(GUEST_TIMEOUT),$(1),$(SLOWDOWN_BOOT),$(SLOWDOWN_TESTS),emulated-DVFS icount boot)
 endef
 
 ## test            check-host, then the kselftests and KUnit suites in the guest,
 ##                 then the emulated-DVFS tests in boots of their own (4 CPUs;
 ##                 2 without turbo ratios; 2 for each part and turbo setting;
-##                 one under -icount for the slowdown)
+##                 2 with HWP under intel_pstate, active, and passive; one
+##                 under -icount for the slowdown)
 test: deps check-host all
 	$(call guest-test,$(KERNEL),$(RESULTS)/test,$(GUEST_TIMEOUT),make test)
 	$(call dvfs-boots,make test)
@@ -244,7 +265,8 @@ test-kasan: deps check-host kernel-kasan selftests rootfs
 
 ## run             boot the guest and show what the series adds; then boot
 ##                 the emulated DVFS platform (2 CPUs) and show it at work,
-##                 and schedutil's loop there with invariance and without
+##                 and schedutil's loop there with invariance and without;
+##                 last, the platform with HWP: hwp_dynamic_boost at work
 run: deps all
 	@$(GUEST) -o $(RESULTS)/run $(KERNEL) "$$(cat $(BUILD)/rootfs.path)" -- qemu/show
 	@echo; echo "make run: the emulated DVFS platform ($(RUN_DVFS_BOOT))"
@@ -255,6 +277,9 @@ run: deps all
 		"$$(cat $(BUILD)/rootfs.path)" -- qemu/show-dvfs sugov
 	@echo; scripts/sugov-report $(RESULTS)/run-dvfs/sugov.log \
 		$(RESULTS)/run-notrl/sugov.log $(RESULTS)/run-sugov
+	@echo; echo "make run: the platform with HWP, under intel_pstate ($(RUN_HWP_BOOT))"
+	@$(RUN_HWP_BOOT) $(GUEST) -o $(RESULTS)/run-hwp $(KERNEL) \
+		"$$(cat $(BUILD)/rootfs.path)" -- qemu/show-hwp
 
 ## shell           an interactive guest (exit the shell to power off)
 shell: deps all

@@ -82,6 +82,22 @@
  * vary, does not show that, so with invariance the case has no
  * expectation yet.
  *
+ * Under intel_pstate's passive mode over the emulated HWP (dvfs_emu_hwp
+ * intel_pstate=passive: make test's boot of it), schedutil goes through
+ * intel_cpufreq's adjust_perf(), which writes HWP_REQUEST's desired ratio
+ * as DIV_ROUND_UP(highest x (util + util / 4), 1024), highest being the
+ * 1-core turbo's ratio: the same step as the table's, from the same
+ * formula (a step higher where the kHz truncation of the table's path
+ * lands exactly on a step), at most every 5 ms (its transition delay),
+ * and the emulated HWP runs at the desired ratio. Pinned means the
+ * userspace governor's request, which intel_cpufreq writes as HWP's
+ * minimum and maximum. intel_cpufreq has no table and no statistics: the
+ * time at each request is the platform's debugfs request_time_us, which
+ * in the platform driver's boots must agree with time_in_state (the mean
+ * request within a quarter step), so that schedutil_request_is_its_formula
+ * holds the two drivers to the same fixed point within a step. The
+ * feedback test is not run there.
+ *
  * Control runs: DVFS_SCHEDUTIL_MAX=MHz computes the invariant
  * expectation with that instead of cpuinfo.max_freq (with f_ref it is
  * too low by f_1C / f_ref, and the test fails where the formula lands
@@ -123,6 +139,7 @@ static unsigned int f_ref, f_max;	/* the reference; schedutil's max_freq */
 static double f_ref_exact;		/* max_freq_ratio x base / 1024 */
 static uint64_t ratio;
 static bool invariant;
+static bool passive;			/* intel_cpufreq over the emulated HWP */
 static pid_t task = -1;
 static double rate_ctl;			/* DVFS_SCHEDUTIL_RATE_LIMIT_US */
 static double rate_saved;		/* the rate limit the control replaced */
@@ -159,6 +176,7 @@ struct seen {
 	unsigned int mhz[MAX_STEPS];	/* the policy's steps */
 	double share[MAX_STEPS];	/* of the window at each (time_in_state) */
 	int n;
+	double emu_mean;	/* the mean request from request_time_us */
 	double ran_us;		/* running time per period */
 	double eff_mhz;		/* its mean effective frequency in C0 */
 	double trans_s;		/* frequency transitions per second */
@@ -166,13 +184,20 @@ struct seen {
 
 static const char * const counter_keys[] = { "aperf", "mperf" };
 
-/* The policy's time at each step, in cpufreq's units (USER_HZ ticks) */
+/*
+ * The policy's time at each step, in cpufreq's units (USER_HZ ticks); in
+ * passive mode, which has no time_in_state, the platform's (us)
+ */
 static int read_residency(int cpu, unsigned int *mhz, unsigned long long *t, int *n)
 {
 	char path[128], line[128];
 	unsigned long long khz, v;
 	FILE *f;
 
+	if (passive) {
+		*n = dvfs_read_req_time(cpu, mhz, t, MAX_STEPS);
+		return *n > 0 ? 0 : -1;
+	}
 	snprintf(path, sizeof(path), CPUFREQ_DIR "/stats/time_in_state", cpu);
 	f = fopen(path, "r");
 	if (!f)
@@ -187,24 +212,49 @@ static int read_residency(int cpu, unsigned int *mhz, unsigned long long *t, int
 	return *n ? 0 : -1;
 }
 
+/*
+ * The mean of the requests between two reads of request_time_us (@m0,
+ * @u0 and @m1, @u1, @n0 and @n1 steps), or -1 if they are not alike
+ */
+static double req_time_mean(const unsigned int *m0, const unsigned long long *u0, int n0,
+			    const unsigned int *m1, const unsigned long long *u1, int n1)
+{
+	double sum = 0, total = 0;
+	int i;
+
+	if (n0 <= 0 || n0 != n1)
+		return -1;
+	for (i = 0; i < n0; i++) {
+		if (m0[i] != m1[i] || u1[i] < u0[i])
+			return -1;
+		sum += (double)(u1[i] - u0[i]) * m0[i];
+		total += u1[i] - u0[i];
+	}
+	return total ? sum / total : -1;
+}
+
 static int observe(pid_t tid, struct seen *s)
 {
 	unsigned long long c0[2], c1[2], t0s[MAX_STEPS], t1s[MAX_STEPS];
+	unsigned long long e0s[MAX_STEPS], e1s[MAX_STEPS];
 	long long ran0, ran1, u, ewma, enq;
-	unsigned int mhz1[MAX_STEPS];
+	unsigned int mhz1[MAX_STEPS], em0[MAX_STEPS], em1[MAX_STEPS];
 	double usum = 0, esum = 0, total = 0;
-	uint64_t t0, t1, tr0, tr1;
+	uint64_t t0, t1, tr0 = 0, tr1 = 0;
 	char trans[128];
-	int i, n1;
+	int i, n1, en0, en1;
 
 	snprintf(trans, sizeof(trans), CPUFREQ_DIR "/stats/total_trans", test_cpu);
 	s->n_est = 0;
 	fi_sleep_us(SETTLE_US);
 	t0 = fi_now_us();
+	/* intel_cpufreq has no statistics: no transitions counted */
 	if (fi_read_sched_ns(tid, "se.sum_exec_runtime", &ran0) ||
-	    dvfs_read_state(test_cpu, counter_keys, c0, 2) || fi_read_u64(trans, &tr0) ||
+	    dvfs_read_state(test_cpu, counter_keys, c0, 2) ||
+	    (!passive && fi_read_u64(trans, &tr0)) ||
 	    read_residency(test_cpu, s->mhz, t0s, &s->n))
 		return -1;
+	en0 = dvfs_read_req_time(test_cpu, em0, e0s, MAX_STEPS);
 	while (fi_now_us() < t0 + WINDOW_US && s->n_est < MAX_EST) {
 		if (fi_read_sched_field(tid, "se.avg.util_avg", &u) ||
 		    fi_read_sched_field(tid, "se.avg.util_est.ewma", &ewma) ||
@@ -216,10 +266,13 @@ static int observe(pid_t tid, struct seen *s)
 		fi_sleep_us(SAMPLE_US);
 	}
 	if (fi_read_sched_ns(tid, "se.sum_exec_runtime", &ran1) ||
-	    dvfs_read_state(test_cpu, counter_keys, c1, 2) || fi_read_u64(trans, &tr1) ||
+	    dvfs_read_state(test_cpu, counter_keys, c1, 2) ||
+	    (!passive && fi_read_u64(trans, &tr1)) ||
 	    read_residency(test_cpu, mhz1, t1s, &n1) || n1 != s->n ||
 	    c1[1] == c0[1] || c1[0] == c0[0] || ran1 <= ran0 || !s->n_est)
 		return -1;
+	en1 = dvfs_read_req_time(test_cpu, em1, e1s, MAX_STEPS);
+	s->emu_mean = req_time_mean(em0, e0s, en0, em1, e1s, en1);
 	t1 = fi_now_us();
 	for (i = 0; i < s->n; i++)
 		total += t1s[i] - t0s[i];
@@ -232,7 +285,7 @@ static int observe(pid_t tid, struct seen *s)
 	s->ran_us = (ran1 - ran0) / 1000.0 / (t1 - t0) * PERIOD_US;
 	/* In C0, MPERF counts at the base frequency's rate, APERF at f_eff */
 	s->eff_mhz = (double)(c1[0] - c0[0]) / (c1[1] - c0[1]) * plat.base;
-	s->trans_s = (tr1 - tr0) * 1e6 / (t1 - t0);
+	s->trans_s = passive ? NAN : (tr1 - tr0) * 1e6 / (t1 - t0);
 	return 0;
 }
 
@@ -338,6 +391,25 @@ static int check_util(const char *what, const struct seen *s, double *err_sum)
 	return 0;
 }
 
+/*
+ * The platform's request_time_us against cpufreq's time_in_state over the
+ * same window: their means within a quarter step (time_in_state counts in
+ * 10 ms units: over the 1.6 s window a few MHz at most)
+ */
+static int check_req_time(unsigned int pct, const struct seen *s)
+{
+	double got = s->emu_mean, want = mean_req(s);
+
+	fi_info("  the platform's request_time_us: mean request %.0f MHz, time_in_state's %.0f\n",
+		got, want);
+	if (got < 0 || fabs(got - want) > STEP_MHZ / 4.0) {
+		fi_err("%u%%: request_time_us gives a mean request of %.0f MHz, time_in_state %.0f, want +- %d",
+		       pct, got, want, STEP_MHZ / 4);
+		return -1;
+	}
+	return 0;
+}
+
 /* test_cpu back under the userspace governor: 0, or -1 said why */
 static int userspace_again(void)
 {
@@ -386,6 +458,8 @@ static int fixed_point(unsigned int pct, double *err_sum, int *tells)
 	if (resolve(lround(su.est), f_max) >= resolve(lround(su.est), f_ref) + 2 * STEP_MHZ)
 		(*tells)++;
 	if (check_request(pct, &su, f_max, "1.25 x max_freq x util_est / 1024"))
+		ret = -1;
+	if (!passive && check_req_time(pct, &su))
 		ret = -1;
 	if (check_util("pinned at f_ref", &pin, err_sum))
 		ret = -1;
@@ -782,7 +856,11 @@ int main(void)
 	    strtoul(buf, NULL, 10) != plat.turbo[L1C] * 1000UL)
 		ksft_exit_fail_msg("CPU %d's policy limits are not the table's ends, %u..%u MHz\n",
 				   test_cpu, plat.min, plat.turbo[L1C]);
-	if (dvfs_cpufreq_read(test_cpu, "stats/total_trans", buf, sizeof(buf)))
+	passive = dvfs_intel_cpufreq(test_cpu);
+	if (passive)
+		fi_info("CPU %d under intel_cpufreq (passive) over the emulated HWP: schedutil writes HWP's desired ratio, %s\n",
+			test_cpu, "the request's time from the platform's request_time_us");
+	else if (dvfs_cpufreq_read(test_cpu, "stats/total_trans", buf, sizeof(buf)))
 		ksft_exit_fail_msg("no cpufreq stats on CPU %d (CONFIG_CPU_FREQ_STAT=n?)\n",
 				   test_cpu);
 	if (dvfs_cpufreq_read(test_cpu, "scaling_available_governors", gov, sizeof(gov)) ||
@@ -824,7 +902,10 @@ int main(void)
 		plan[n++] = tests[0];
 	else
 		fi_info("%s: needs invariance\n", tests[0].name);
-	if (invariant && !fb_env)
+	if (passive)
+		fi_info("%s: not under intel_cpufreq (the model has dvfs-emu's rate limit)\n",
+			tests[1].name);
+	else if (invariant && !fb_env)
 		fi_info("%s: with invariance only with DVFS_SCHEDUTIL_FEEDBACK=1 (see the header)\n",
 			tests[1].name);
 	else if (nr_cpus == 2 && plat.turbo[L2C] < plat.turbo[L1C])

@@ -4,9 +4,22 @@
  *
  *   - hwp_dynamic_boost (sysfs) rejects malformed input, value unchanged;
  *   - with the knob on, I/O waits on a pinned CPU move its boost counters
- *     in /sys/kernel/debug/intel_pstate/hwp_boost;
+ *     in /sys/kernel/debug/intel_pstate/hwp_boost, and the boost is
+ *     dropped at the first update after an idle gap longer than the hold
+ *     time;
  *   - with the knob off, the same I/O leaves them where they were, and
- *     the CPU is not boosted (boost_min 0).
+ *     the CPU is not boosted (boost_min 0);
+ *   - a CPU kept busy after the I/O keeps its boost (its ticks' updates
+ *     come within the hold time), and drops it after an idle gap.
+ *
+ * On the emulated platform with HWP (dvfs_emu= with dvfs_emu_hwp, whose
+ * debugfs state shows each CPU's HWP request and frequency) the I/O is
+ * also sampled every SAMPLE_US: with the knob on, the request's minimum
+ * takes only the ladder's rungs, min -> (min + P1) / 2 -> P1 -> max
+ * (P1: HWP_CAPABILITIES' guaranteed ratio), and reaches max (a climb
+ * may pass a rung between two samples: counted, not failed); in C0 the
+ * CPU's effective frequency is never below the minimum; with the knob
+ * off the minimum stays. Elsewhere those checks skip, saying why.
  *
  * The knob is restored on exit. Anywhere else (no
  * intel_pstate, passive mode, no HWP, performance policy) the program
@@ -27,6 +40,7 @@
 #include "kselftest.h"
 #include "fi_test.h"
 #include "fi_util.h"
+#include "dvfs_util.h"
 
 #define PSTATE		"/sys/devices/system/cpu/intel_pstate"
 #define KNOB		PSTATE "/hwp_dynamic_boost"
@@ -36,6 +50,9 @@
 #define IO_FILE_SIZE	(16 << 20)
 #define IO_BLOCK	4096
 #define IO_RUN_US	2000000
+#define SAMPLE_US	2000
+#define MAX_SAMPLES	(IO_RUN_US / SAMPLE_US + 16)
+#define MSR_HWP_CAP	0x771
 
 struct boost_row {
 	uint64_t boost_min, up[3], down, last;
@@ -45,6 +62,19 @@ static int test_cpu;
 static char io_dir[256] = "/var/tmp";
 static char io_path[300];
 static char knob_orig[16];
+
+/* The emulated HWP (dvfs_emu_hwp): the test CPU's request is in its state */
+static bool emulated;
+static const char * const state_keys[] = { "hwp_min", "requested_mhz", "effective_mhz", "c0" };
+
+struct hwp_sample {
+	unsigned long long min, req, eff, c0;
+};
+
+/* The last run_io()'s samples, and the request's minimum and maximum before it */
+static struct hwp_sample samples[MAX_SAMPLES];
+static int nr_samples;
+static unsigned long long rest_min, rest_max;
 
 static uint64_t ups(const struct boost_row *r)
 {
@@ -103,29 +133,138 @@ static pid_t spawn_io(int cpu)
 	}
 }
 
-/* Run the I/O for IO_RUN_US and return the row before and after. */
-static int run_io(struct boost_row *before, struct boost_row *after)
+/*
+ * The test CPU's HWP request's minimum and maximum (ratios), on the
+ * emulated platform: 0, or -1.
+ */
+static int read_request(unsigned long long *min, unsigned long long *max)
 {
-	pid_t pid;
+	static const char * const keys[] = { "hwp_min", "hwp_max" };
+	unsigned long long v[2];
+
+	if (dvfs_read_state(test_cpu, keys, v, 2)) {
+		fi_err("cannot read hwp_min and hwp_max in %s/cpu%d/state", EMU_DIR, test_cpu);
+		return -1;
+	}
+	*min = v[0];
+	*max = v[1];
+	return 0;
+}
+
+/* IO_RUN_US, sampling the emulated HWP's request every SAMPLE_US */
+static int sample_io(void)
+{
+	uint64_t t0 = fi_now_us(), t;
+	unsigned long long v[4];
+
+	nr_samples = 0;
+	if (!emulated) {
+		fi_sleep_us(IO_RUN_US);
+		return 0;
+	}
+	while ((t = fi_now_us()) < t0 + IO_RUN_US && nr_samples < MAX_SAMPLES) {
+		if (dvfs_read_state(test_cpu, state_keys, v, 4)) {
+			fi_err("cannot read %s/cpu%d/state", EMU_DIR, test_cpu);
+			return -1;
+		}
+		samples[nr_samples++] = (struct hwp_sample){ v[0], v[1], v[2], v[3] };
+		t = fi_now_us();
+		if (t < t0 + nr_samples * SAMPLE_US)
+			fi_sleep_us(t0 + nr_samples * SAMPLE_US - t);
+	}
+	return 0;
+}
+
+/* The local timer interrupts of @cpu so far (/proc/interrupts, LOC) */
+static int read_loc(int cpu, unsigned long long *n)
+{
+	char line[4096], *p;
+	FILE *f = fopen("/proc/interrupts", "r");
+	int i, ret = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		p = line + strspn(line, " ");
+		if (strncmp(p, "LOC:", 4))
+			continue;
+		p += 4;
+		for (i = 0; i <= cpu; i++)
+			*n = strtoull(p, &p, 10);
+		ret = 0;
+		break;
+	}
+	fclose(f);
+	if (ret)
+		fi_err("no LOC count for CPU %d in /proc/interrupts", cpu);
+	return ret;
+}
+
+/*
+ * Run the I/O for IO_RUN_US (sampled: sample_io()) and return the row
+ * before and after; with @busy, a spinner on the CPU from before the I/O
+ * stops until BUSY_US after: the row once it runs into busy[0], at the
+ * end into busy[1], the CPU's timer interrupts per second meanwhile into
+ * *@tick_hz; then the idle gap.
+ */
+#define BUSY_US		200000
+static int run_io_busy(struct boost_row *before, struct boost_row *after,
+		       struct boost_row *busy, double *tick_hz)
+{
+	unsigned long long loc0 = 0, loc1 = 0;
+	pid_t pid, spin = -1;
+	uint64_t t0;
 	int status;
 
 	if (read_row(test_cpu, before)) {
 		fi_err("no row for CPU %d in %s", test_cpu, TABLE);
 		return -1;
 	}
+	if (emulated && read_request(&rest_min, &rest_max))
+		return -1;
 	pid = spawn_io(test_cpu);
 	if (pid < 0)
 		return -1;
-	fi_sleep_us(IO_RUN_US);
+	if (sample_io()) {
+		fi_reap(pid);
+		return -1;
+	}
 	if (waitpid(pid, &status, WNOHANG) == pid) {
 		fi_err("the I/O worker on CPU %d stopped (exit %d)", test_cpu,
 		       WEXITSTATUS(status));
 		return -1;
 	}
-	fi_reap(pid);
+	if (busy) {
+		/*
+		 * Busy before the I/O stops: no idle gap. The row once the
+		 * spinner runs (boosted), and after BUSY_US of it alone, with
+		 * the CPU's local timer interrupts meanwhile (its tick rate).
+		 */
+		spin = fi_spawn_spinner(test_cpu);
+		if (spin < 0 || read_row(test_cpu, &busy[0])) {
+			fi_reap(spin);
+			fi_reap(pid);
+			return -1;
+		}
+		fi_reap(pid);
+		if (read_loc(test_cpu, &loc0)) {
+			fi_reap(spin);
+			return -1;
+		}
+		t0 = fi_now_us();
+		fi_sleep_us(BUSY_US);
+		if (read_row(test_cpu, &busy[1]) || read_loc(test_cpu, &loc1)) {
+			fi_reap(spin);
+			return -1;
+		}
+		*tick_hz = (loc1 - loc0) * 1e6 / (fi_now_us() - t0);
+		fi_reap(spin);
+	} else {
+		fi_reap(pid);
+	}
 	/*
 	 * A boost is dropped at the CPU's first update without I/O wait
-	 * after the hold time (1 s at most): wait that long, then make the
+	 * after the hold time (3 ms): wait well beyond it, then make the
 	 * CPU busy for a few ticks, as an idle CPU may get no update.
 	 */
 	fi_sleep_us(1100000);
@@ -144,6 +283,11 @@ static int run_io(struct boost_row *before, struct boost_row *after)
 		(unsigned long long)before->down,
 		(unsigned long long)after->down);
 	return 0;
+}
+
+static int run_io(struct boost_row *before, struct boost_row *after)
+{
+	return run_io_busy(before, after, NULL, NULL);
 }
 
 /* @path must refuse each of @bad with EINVAL and keep its value. */
@@ -197,9 +341,77 @@ static int test_boost_moves_when_on(void)
 	return KSFT_PASS;
 }
 
+/*
+ * The samples of the last run_io() with the knob on: the request's
+ * minimum only on the ladder's rungs, one up at a time or back to the
+ * first, reaching the top; the frequency at least the minimum.
+ */
+static int test_ladder_and_frequency(void)
+{
+	unsigned long long rung[4], at[4] = { 0 }, below = 0, top_eff = 0;
+	uint64_t cap;
+	int i, r, prev = 0, fail = 0, jumps = 0;
+
+	if (!emulated) {
+		fi_info("not the emulated HWP (dvfs_emu_hwp): the request cannot be sampled\n");
+		return KSFT_SKIP;
+	}
+	if (!nr_samples) {
+		fi_err("no samples: the run with the knob on failed");
+		return KSFT_FAIL;
+	}
+	if (dvfs_msr_read(test_cpu, MSR_HWP_CAP, &cap)) {
+		fi_err("cannot read MSR_HWP_CAPABILITIES of CPU %d (/dev/cpu/%d/msr)", test_cpu,
+		       test_cpu);
+		return KSFT_FAIL;
+	}
+	/* hwp_boost_step_up(): min, (P1 + min) / 2, P1, max, for min < P1 < max */
+	rung[0] = rest_min;
+	rung[1] = (((cap >> 8) & 0xff) + rest_min) / 2;
+	rung[2] = (cap >> 8) & 0xff;
+	rung[3] = rest_max;
+	if (!(rung[0] < rung[1] && rung[1] < rung[2] && rung[2] < rung[3])) {
+		fi_err("no four-rung ladder: min %llu, P1 %llu, max %llu", rung[0], rung[2],
+		       rung[3]);
+		return KSFT_FAIL;
+	}
+	for (i = 0; i < nr_samples; i++) {
+		for (r = 0; r < 4 && samples[i].min != rung[r]; r++)
+			;
+		if (r == 4) {
+			fi_err("sample %d: HWP min %llu is none of the rungs %llu/%llu/%llu/%llu",
+			       i, samples[i].min, rung[0], rung[1], rung[2], rung[3]);
+			return KSFT_FAIL;
+		}
+		/* Sampled every SAMPLE_US, a climb may show two steps at once */
+		if (r > prev + 1)
+			jumps++;
+		at[r]++;
+		prev = r;
+		/* In C0 it runs at least at the minimum (the 2-core limit is above any) */
+		if (samples[i].c0 && samples[i].eff < samples[i].min * 100)
+			below++;
+		if (r == 3 && samples[i].c0 && samples[i].eff > top_eff)
+			top_eff = samples[i].eff;
+	}
+	fi_info("HWP min sampled %d times: at %llu/%llu/%llu/%llu: %llu/%llu/%llu/%llu; %d rises of more than one rung between samples; highest effective frequency at the top %llu MHz\n",
+		nr_samples, rung[0], rung[1], rung[2], rung[3], at[0], at[1], at[2], at[3], jumps,
+		top_eff);
+	if (!at[3]) {
+		fi_err("the boost never reached the ladder's top (%llu)", rung[3]);
+		fail = 1;
+	}
+	if (below) {
+		fi_err("%llu samples in C0 with the effective frequency below the HWP min", below);
+		fail = 1;
+	}
+	return fail ? KSFT_FAIL : KSFT_PASS;
+}
+
 static int test_boost_still_when_off(void)
 {
 	struct boost_row a, b;
+	int i;
 
 	if (fi_write_str(KNOB, "0") || run_io(&a, &b))
 		return KSFT_FAIL;
@@ -207,6 +419,66 @@ static int test_boost_still_when_off(void)
 		fi_err("hwp_dynamic_boost=0: the counters of CPU %d moved", test_cpu);
 		return KSFT_FAIL;
 	}
+	for (i = 0; i < nr_samples; i++) {
+		if (samples[i].min != rest_min) {
+			fi_err("hwp_dynamic_boost=0: HWP min %llu, not %llu, in sample %d",
+			       samples[i].min, rest_min, i);
+			return KSFT_FAIL;
+		}
+	}
+	return KSFT_PASS;
+}
+
+/*
+ * The boost is dropped at the first update without I/O wait that comes
+ * more than the hold time (3 ms) after the previous update: a CPU kept
+ * busy has an update every tick, and keeps it, as long as the tick comes
+ * more often than that (HZ 500 or more; below, intel_pstate drops it at
+ * every tick by design, and the test skips). A vCPU that the host stalls
+ * longer than the hold time drops it too, rightly: up to 3 attempts.
+ */
+static int test_boost_held_while_busy(void)
+{
+	struct boost_row a, busy[2], b;
+	double hz = 0;
+	int attempt;
+
+	if (fi_write_str(KNOB, "1"))
+		return KSFT_FAIL;
+	for (attempt = 1; attempt <= 3; attempt++) {
+		if (run_io_busy(&a, &b, busy, &hz))
+			return KSFT_FAIL;
+		if (hz < 500) {
+			fi_info("the busy CPU had %.0f timer interrupts/s: with a tick longer than the hold time the boost drops at every tick\n",
+				hz);
+			return KSFT_SKIP;
+		}
+		if (!busy[0].boost_min) {
+			fi_info("attempt %d: not boosted when the spinner started (min 0)\n",
+				attempt);
+			continue;
+		}
+		if (!busy[1].boost_min || busy[1].down != busy[0].down) {
+			fi_info("attempt %d: busy %d ms after the I/O, %.0f ticks/s: boost min %llu -> %llu, drops %llu -> %llu\n",
+				attempt, BUSY_US / 1000, hz, (unsigned long long)busy[0].boost_min,
+				(unsigned long long)busy[1].boost_min,
+				(unsigned long long)busy[0].down, (unsigned long long)busy[1].down);
+			continue;
+		}
+		break;
+	}
+	if (attempt > 3) {
+		fi_err("3 attempts: the boost was not held while CPU %d stayed busy", test_cpu);
+		return KSFT_FAIL;
+	}
+	if (b.down <= busy[1].down || b.boost_min) {
+		fi_err("not dropped after the idle gap (drops %llu -> %llu, min %llu)",
+		       (unsigned long long)busy[1].down, (unsigned long long)b.down,
+		       (unsigned long long)b.boost_min);
+		return KSFT_FAIL;
+	}
+	fi_info("CPU %d busy %d ms after the I/O (%.0f ticks/s): boost min %llu held, no drop; dropped after 1.1 s idle\n",
+		test_cpu, BUSY_US / 1000, hz, (unsigned long long)busy[1].boost_min);
 	return KSFT_PASS;
 }
 
@@ -286,7 +558,9 @@ static const char *why_skip(void)
 static const struct fi_test tests[] = {
 	{ "hwp_dynamic_boost_rejects_malformed_input", test_knob_rejects_malformed },
 	{ "boost_counters_move_with_knob_on", test_boost_moves_when_on },
+	{ "hwp_min_climbs_the_ladder_and_frequency_follows", test_ladder_and_frequency },
 	{ "boost_counters_still_with_knob_off", test_boost_still_when_off },
+	{ "boost_held_while_busy_dropped_after_idle", test_boost_held_while_busy },
 };
 
 int main(void)
@@ -298,6 +572,11 @@ int main(void)
 
 	n = fi_online_cpus(cpus, ARRAY_SIZE(cpus));
 	test_cpu = n > 1 ? cpus[n - 1] : 0;
+	/* The sampler away from the test CPU */
+	if (n > 1)
+		fi_pin_self(cpus[0]);
+	emulated = !dvfs_platform_from_cmdline() && dvfs_cmdline_has("dvfs_emu_hwp") &&
+		   !access(EMU_DIR, F_OK);
 	why = why_skip();
 	if (why)
 		ksft_exit_skip("%s\n", why);

@@ -69,7 +69,7 @@ struct task_log {
 	double comp_us[MAX_ACTS];
 };
 
-static void usage(void)
+static void bad_usage(void)
 {
 	fputs("usage: sugov_bench calibrate | mix K N MS | ramp N MS US | job K US\n", stderr);
 	exit(2);
@@ -307,7 +307,7 @@ int main(int argc, char **argv)
 	const char *why;
 
 	if (argc < 2)
-		usage();
+		bad_usage();
 	fi_teardown_on_signals();
 	if (dvfs_booted(&why)) {
 		fprintf(stderr, "sugov_bench: %s\n", why);
@@ -324,6 +324,6 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "ramp") && argc == 5)
 		return run_ramp(atoi(argv[2]), atof(argv[3]), atof(argv[4]));
-	usage();
+	bad_usage();
 	return 2;
 }
