@@ -21,7 +21,13 @@
  * CPU's effective frequency is never below the minimum; with the knob
  * off the minimum stays. Elsewhere those checks skip, saying why.
  *
- * The knob is restored on exit. Anywhere else (no
+ * Where intel_pstate has energy_efficiency (the parts on which it
+ * disables the energy-efficiency optimization at boot, Kaby Lake among
+ * them: MSR_IA32_POWER_CTL's bit), each value written reads back; on the
+ * emulated platform that is its POWER_CTL keeping what is written (QEMU
+ * alone reads 0 and drops writes). Elsewhere that check skips.
+ *
+ * The knobs are restored on exit. Anywhere else (no
  * intel_pstate, passive mode, no HWP, performance policy) the program
  * skips and says why. The I/O is O_DIRECT reads of a file in
  * $HWP_BOOST_DIR (default /var/tmp), which must be on a block device.
@@ -44,6 +50,7 @@
 
 #define PSTATE		"/sys/devices/system/cpu/intel_pstate"
 #define KNOB		PSTATE "/hwp_dynamic_boost"
+#define EE		PSTATE "/energy_efficiency"
 #define CPUFREQ		"/sys/devices/system/cpu/cpu%d/cpufreq"
 #define DEBUGFS		"/sys/kernel/debug/intel_pstate"
 #define TABLE		DEBUGFS "/hwp_boost"
@@ -345,6 +352,40 @@ static int test_knob_rejects_malformed(void)
 	return rejects(KNOB, bad, ARRAY_SIZE(bad)) ? KSFT_FAIL : KSFT_PASS;
 }
 
+static char ee_orig[8];
+
+static int test_energy_efficiency_sticks(void)
+{
+	char want[2][8], got[8];
+	int i;
+
+	if (access(EE, F_OK)) {
+		fi_info("no %s: intel_pstate leaves energy efficiency alone on this part\n", EE);
+		return KSFT_SKIP;
+	}
+	if (fi_read_line(EE, ee_orig, sizeof(ee_orig)) ||
+	    (strcmp(ee_orig, "0") && strcmp(ee_orig, "1"))) {
+		fi_err("cannot read %s as 0 or 1", EE);
+		ee_orig[0] = 0;
+		return KSFT_FAIL;
+	}
+	/* The other value, then back */
+	snprintf(want[0], sizeof(want[0]), "%s", strcmp(ee_orig, "0") ? "0" : "1");
+	snprintf(want[1], sizeof(want[1]), "%s", ee_orig);
+	for (i = 0; i < 2; i++) {
+		if (fi_write_str(EE, want[i]) || fi_read_line(EE, got, sizeof(got))) {
+			fi_err("cannot write %s to %s, or read it back", want[i], EE);
+			return KSFT_FAIL;
+		}
+		if (strcmp(got, want[i])) {
+			fi_err("%s: wrote %s, reads %s", EE, want[i], got);
+			return KSFT_FAIL;
+		}
+	}
+	fi_info("%s: %s, then %s, read back\n", EE, want[0], want[1]);
+	return KSFT_PASS;
+}
+
 static int test_boost_moves_when_on(void)
 {
 	struct boost_row a, b;
@@ -516,6 +557,8 @@ static void restore(void)
 {
 	if (knob_orig[0])
 		fi_write_str(KNOB, knob_orig);
+	if (ee_orig[0])
+		fi_write_str(EE, ee_orig);
 	if (io_path[0])
 		unlink(io_path);
 }
@@ -587,6 +630,7 @@ static const char *why_skip(void)
 
 static const struct fi_test tests[] = {
 	{ "hwp_dynamic_boost_rejects_malformed_input", test_knob_rejects_malformed },
+	{ "energy_efficiency_reads_what_was_written", test_energy_efficiency_sticks },
 	{ "boost_counters_move_with_knob_on", test_boost_moves_when_on },
 	{ "hwp_min_climbs_the_ladder_and_frequency_follows", test_ladder_and_frequency },
 	{ "boost_counters_still_with_knob_off", test_boost_still_when_off },
