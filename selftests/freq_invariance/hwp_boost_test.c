@@ -21,11 +21,12 @@
  * CPU's effective frequency is never below the minimum; with the knob
  * off the minimum stays. Elsewhere those checks skip, saying why.
  *
- * Where intel_pstate has energy_efficiency (the parts on which it
- * disables the energy-efficiency optimization at boot, Kaby Lake among
- * them: MSR_IA32_POWER_CTL's bit), each value written reads back; on the
- * emulated platform that is its POWER_CTL keeping what is written (QEMU
- * alone reads 0 and drops writes). Elsewhere that check skips.
+ * Where intel_pstate has energy_efficiency (in 6.1 the Kaby Lake, model
+ * 158, on which it disables the energy-efficiency optimization at boot:
+ * MSR_IA32_POWER_CTL's bit 19), each value written reads back; on the
+ * emulated platform that is its POWER_CTL keeping what is written (QEMU's
+ * TCG alone reads 0 and drops writes). Elsewhere that check skips. A
+ * kill -9 between its two writes leaves the other value until reboot.
  *
  * The knobs are restored on exit. Anywhere else (no
  * intel_pstate, passive mode, no HWP, performance policy) the program
@@ -360,7 +361,8 @@ static int test_energy_efficiency_sticks(void)
 	int i;
 
 	if (access(EE, F_OK)) {
-		fi_info("no %s: intel_pstate leaves energy efficiency alone on this part\n", EE);
+		fi_info("no %s: intel_pstate leaves energy efficiency alone on this part (or per_cpu_perf_limits)\n",
+			EE);
 		return KSFT_SKIP;
 	}
 	if (fi_read_line(EE, ee_orig, sizeof(ee_orig)) ||
