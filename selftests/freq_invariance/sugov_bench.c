@@ -149,6 +149,18 @@ static void mix_task(int cpu, unsigned int period_us, unsigned long iters, uint6
 	_exit(0);
 }
 
+/* Wait for the @n children in @pids: 0 if all exited 0, else 1 */
+static int wait_all(const pid_t *pids, int n)
+{
+	int i, status, failed = 0;
+
+	for (i = 0; i < n; i++)
+		if (waitpid(pids[i], &status, 0) != pids[i] || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			failed = 1;
+	return failed;
+}
+
 static int run_mix(double k, int busy, double ms)
 {
 	int cpus[MAX_CPUS], n, c, j, failed = 0;
@@ -190,13 +202,8 @@ static int run_mix(double k, int busy, double ms)
 			pids[nr++] = pid;
 		}
 	}
-	for (j = 0; j < nr; j++) {
-		int status;
-
-		if (waitpid(pids[j], &status, 0) != pids[j] || !WIFEXITED(status) ||
-		    WEXITSTATUS(status))
-			failed = 1;
-	}
+	if (wait_all(pids, nr))
+		failed = 1;
 	if (failed) {
 		fputs("sugov_bench: a task of the mix failed\n", stderr);
 		return 1;
@@ -257,7 +264,7 @@ static void ramp_task(int cpu, uint64_t start, uint64_t end, double every_us,
 
 static int run_ramp(int busy, double ms, double every)
 {
-	int cpus[MAX_CPUS], n, c, i, status, failed = 0;
+	int cpus[MAX_CPUS], n, c, i;
 	pid_t pids[MAX_CPUS];
 	struct ramp_log *logs;
 	uint64_t start;
@@ -287,11 +294,7 @@ static int run_ramp(int busy, double ms, double every)
 			return 1;
 		}
 	}
-	for (c = 0; c < busy; c++)
-		if (waitpid(pids[c], &status, 0) != pids[c] || !WIFEXITED(status) ||
-		    WEXITSTATUS(status))
-			failed = 1;
-	if (failed) {
+	if (wait_all(pids, busy)) {
 		fputs("sugov_bench: cannot sample the tasks\n", stderr);
 		return 1;
 	}
