@@ -7,16 +7,37 @@
 #   make test     host checks, then the kselftests in the guest
 #   make help     every target
 #
+# KVER=6.12 does the same on Debian's linux-source-6.12 with the port of
+# the series (patches/6.12/), in build/*-6.12 (README "Two bases").
+#
 # The pipeline, top to bottom: deps -> tree -> series -> config -> kernel,
 # selftests, rootfs -> guest. Build output lives in build/ (make clean);
 # ccache and the rootfs image live in CACHE, outside the clone.
 
+# The base tree: Debian's linux-source-$(KVER). 6.1 is the default; each
+# other base has its own patch set (patches/$(KVER)), tree, objects and
+# results, so that both can be built and tested side by side.
+KVER    ?= 6.1
+KVERS   := 6.1 6.12
+ifeq ($(filter $(KVER),$(KVERS)),)
+$(error KVER=$(KVER): the bases are $(KVERS))
+endif
+ifeq ($(KVER),6.1)
+SFX     :=
+PATCHDIR := patches
+else
+SFX     := -$(KVER)
+PATCHDIR := patches/$(KVER)
+endif
+export KVER
+
 BUILD   := $(CURDIR)/build
-KSRC    := $(BUILD)/linux
-KOBJ    := $(BUILD)/obj-test
+KSRC    := $(BUILD)/linux$(SFX)
+KOBJ    := $(BUILD)/obj-test$(SFX)
 KERNEL  := $(KOBJ)/arch/x86/boot/bzImage
-KOBJ_KASAN := $(BUILD)/obj-kasan
-RESULTS := $(BUILD)/results
+KOBJ_KASAN := $(BUILD)/obj-kasan$(SFX)
+RESULTS := $(BUILD)/results$(SFX)
+SERIES_STAMP := $(BUILD)/series$(SFX).stamp
 CACHE   ?= $(HOME)/.cache/freq-invariance
 GUEST_TIMEOUT ?= 900
 KASAN_TIMEOUT ?= 2700
@@ -32,10 +53,10 @@ export KBUILD_BUILD_HOST ?= qemu
 
 FRAGMENTS := config/base.config config/debug.config \
 	     $(wildcard selftests/*/config)
-# The postings (patches/postings), each a directory with its own series
+# The postings (PATCHDIR/postings), each a directory with its own series
 # and cover letter, applied in order.
-POSTINGS  := $(addprefix patches/,$(shell sed -e 's/\#.*//' patches/postings | awk 'NF { print $$1 }'))
-PATCHES   := patches/postings $(foreach p,$(POSTINGS),$(p)/series $(wildcard $(p)/[0-9]*.patch))
+POSTINGS  := $(addprefix $(PATCHDIR)/,$(shell sed -e 's/\#.*//' $(PATCHDIR)/postings | awk 'NF { print $$1 }'))
+PATCHES   := $(PATCHDIR)/postings $(foreach p,$(POSTINGS),$(p)/series $(wildcard $(p)/[0-9]*.patch))
 KMAKE      = $(MAKE) --no-print-directory -C $(KSRC) O=$(KOBJ) \
 	     CC="ccache gcc" -j$(JOBS)
 GUEST      = qemu/run -t $(GUEST_TIMEOUT)
@@ -143,24 +164,26 @@ help:
 deps:
 	@scripts/deps
 
-## tree            unpack linux-source-6.1 into build/linux (branch base)
+## tree            unpack linux-source-6.1 into build/linux (branch base;
+##                 KVER=6.12: linux-source-6.12 into build/linux-6.12)
 tree: deps
 	@scripts/tree unpack $(KSRC)
 
 $(KSRC)/.git:
 	@$(MAKE) --no-print-directory tree
 
-## series          apply the postings (patches/postings) to build/linux, git am
-series: $(BUILD)/series.stamp
+## series          apply the postings (patches/postings; KVER=6.12:
+##                 patches/6.12/postings) to build/linux, git am
+series: $(SERIES_STAMP)
 
-$(BUILD)/series.stamp: $(PATCHES) | $(KSRC)/.git
+$(SERIES_STAMP): $(PATCHES) | $(KSRC)/.git
 	@scripts/tree apply $(KSRC) $(POSTINGS)
 	@touch $@
 
 ## config          merge config/*.config and selftests/*/config, verified
 config: $(KOBJ)/.config
 
-$(KOBJ)/.config: $(FRAGMENTS) $(BUILD)/series.stamp scripts/kconfig
+$(KOBJ)/.config: $(FRAGMENTS) $(SERIES_STAMP) scripts/kconfig
 	@scripts/kconfig $(KSRC) $(KOBJ) $(FRAGMENTS)
 
 ## kernel          build the test kernel (debug config, ccache)
@@ -173,8 +196,8 @@ kernel: deps $(KOBJ)/.config
 
 ## selftests       build the kselftests in build/linux's tools/testing/selftests
 ##                 (the guest only runs them)
-selftests: $(BUILD)/series.stamp
-	@scripts/selftests-patch check $(KSRC) patches/sched
+selftests: $(SERIES_STAMP)
+	@scripts/selftests-patch check $(KSRC) $(PATCHDIR)/sched
 	@$(MAKE) --no-print-directory -C selftests all
 
 ## rootfs          debootstrap the guest's Debian image (cached in CACHE)
@@ -186,7 +209,7 @@ rootfs: deps
 ##                 checkpatch clean, the kselftests patch is selftests/, harness tests
 check-host: $(KSRC)/.git
 	@scripts/check-series $(KSRC) $(POSTINGS)
-	@scripts/selftests-patch check $(KSRC) patches/sched
+	@scripts/selftests-patch check $(KSRC) $(PATCHDIR)/sched
 	@tests/run
 
 # $(call guest-test,KERNEL,RESULTS,TIMEOUT,NAME): the kselftests and the
@@ -249,7 +272,7 @@ kernel-kasan: deps $(KOBJ_KASAN)/.config
 	@$(MAKE) --no-print-directory -C $(KSRC) O=$(KOBJ_KASAN) CC="ccache gcc" \
 		-j$(JOBS) -s bzImage
 
-$(KOBJ_KASAN)/.config: $(FRAGMENTS) config/kasan.config $(BUILD)/series.stamp scripts/kconfig
+$(KOBJ_KASAN)/.config: $(FRAGMENTS) config/kasan.config $(SERIES_STAMP) scripts/kconfig
 	@scripts/kconfig $(KSRC) $(KOBJ_KASAN) $(FRAGMENTS) config/kasan.config
 
 ## test-kasan      make test's guest run on the KASAN kernel (slow: its own
@@ -304,15 +327,15 @@ check-prefixes: deps series $(KOBJ)/.config
 
 ## export-patches  write build/linux's commits on top of base to the postings
 export-patches: $(KSRC)/.git
-	@scripts/tree export $(KSRC) patches
+	@scripts/tree export $(KSRC) $(PATCHDIR)
 
-## selftests-patch  regenerate patches/sched's kselftests patch from
+## selftests-patch  regenerate the sched posting's kselftests patch from
 ##                 selftests/freq_invariance/ (after editing a test), re-apply
 ##                 the series and re-export it (the cover letter's stat)
 selftests-patch: $(KSRC)/.git
-	@scripts/selftests-patch write $(KSRC) patches/sched
+	@scripts/selftests-patch write $(KSRC) $(PATCHDIR)/sched
 	@$(MAKE) --no-print-directory series
-	@scripts/tree export $(KSRC) patches
+	@scripts/tree export $(KSRC) $(PATCHDIR)
 
 ## clean           remove build/ (CACHE, with ccache and the rootfs, stays)
 clean:

@@ -19,9 +19,9 @@
  * of work, calibrated as dvfs_pelt_test's. What schedutil asked for is
  * the policy's time at each frequency over a window (cpufreq's
  * time_in_state), and the util it used is taken as the task's util_est
- * (max(ewma, enqueued), sampled every 23 ms): its CPU's util_est while it
- * runs, which its util_avg, rising through each burst from lower, tops
- * only at the burst's end. Each util_est sample gives the step the
+ * (6.1: max(ewma, enqueued); 6.12: its one value; sampled every 23 ms):
+ * its CPU's util_est while it runs, which its util_avg, rising through
+ * each burst from lower, tops only at the burst's end. Each util_est sample gives the step the
  * formula resolves to, with the kernel's integer arithmetic; the CPU's
  * mean request over the window must be within one step (100 MHz) of
  * those steps' mean, and it must have spent at least 90%
@@ -73,7 +73,7 @@
  * minimum (96 transitions/s), where the model says 9% and 19% at 0.40 c
  * (188 transitions/s). With invariance (make test's Goldmont boot: the
  * same steep platform, its turbo ratios read, the 1-core reference) the
- * same two cases are judged by the invariant formula, as the first test
+ * same cases are judged by the invariant formula, as the first test
  * is: the request stays at 1.25 x f_1C x util / 1024 on both sides of
  * 0.8 c, no runaway above it (at 0.84 c the CPU was never at the top,
  * where without invariance it is there all the time). One session saw
@@ -138,6 +138,13 @@ static unsigned int f_ref, f_max;	/* the reference; schedutil's max_freq */
 static double f_ref_exact;		/* max_freq_ratio x base / 1024 */
 static uint64_t ratio;
 static bool invariant;
+/*
+ * The running kernel's non-invariant formula: since 6.8 (its fix "sched/fair:
+ * Fix frequency selection for non-invariant case") the current frequency
+ * is taken with a 25% margin on top of util's, 1.25 x f x min(1.25 x
+ * util, 1024) / 1024; up to 6.7 1.25 x f x util / 1024 (sugov_model.h)
+ */
+static bool cur_margin;
 static bool passive;			/* intel_cpufreq over the emulated HWP */
 static pid_t task = -1;
 static double rate_ctl;			/* DVFS_SCHEDUTIL_RATE_LIMIT_US */
@@ -169,7 +176,7 @@ static unsigned int resolve(unsigned long u, unsigned int f_mhz)
 /* What the sampler saw of the task under the governor in force */
 struct seen {
 	double util;		/* mean util_avg */
-	double est;		/* mean max(util_est.ewma, util_est.enqueued) */
+	double est;		/* mean task util_est (fi_read_task_util_est()) */
 	long est_s[MAX_EST];	/* those samples */
 	int n_est;
 	unsigned int mhz[MAX_STEPS];	/* the policy's steps */
@@ -236,7 +243,7 @@ static int observe(pid_t tid, struct seen *s)
 {
 	unsigned long long c0[2], c1[2], t0s[MAX_STEPS], t1s[MAX_STEPS];
 	unsigned long long e0s[MAX_STEPS], e1s[MAX_STEPS];
-	long long ran0, ran1, u, ewma, enq;
+	long long ran0, ran1, u, est;
 	unsigned int mhz1[MAX_STEPS], em0[MAX_STEPS], em1[MAX_STEPS];
 	double usum = 0, esum = 0, total = 0;
 	uint64_t t0, t1, tr0 = 0, tr1 = 0;
@@ -256,11 +263,10 @@ static int observe(pid_t tid, struct seen *s)
 	en0 = dvfs_read_req_time(test_cpu, em0, e0s, MAX_STEPS);
 	while (fi_now_us() < t0 + WINDOW_US && s->n_est < MAX_EST) {
 		if (fi_read_sched_field(tid, "se.avg.util_avg", &u) ||
-		    fi_read_sched_field(tid, "se.avg.util_est.ewma", &ewma) ||
-		    fi_read_sched_field(tid, "se.avg.util_est.enqueued", &enq))
+		    fi_read_task_util_est(tid, &est))
 			return -1;
 		usum += u;
-		s->est_s[s->n_est++] = ewma > enq ? ewma : enq;
+		s->est_s[s->n_est++] = est;
 		esum += s->est_s[s->n_est - 1];
 		fi_sleep_us(SAMPLE_US);
 	}
@@ -561,7 +567,7 @@ static int nearer_model(unsigned int pct, const char *what, double got, const ch
  * its CPU at c = f_2C, below the 1-core turbo. The task does fixed work at
  * a rate w (the frequency at which it would keep its CPU fully busy),
  * seen as f_eff x its running time per period; the work is meant to need
- * 45% and 95% of c, and scaled when it lands elsewhere (see below).
+ * 45%, 67% and 95% of c, and scaled when it lands elsewhere (see below).
  *
  * The static formula: without invariance util is the busy share, w /
  * f_eff, and schedutil asks for 1.25 x f_cur x util / 1024, with the
@@ -574,8 +580,9 @@ static int nearer_model(unsigned int pct, const char *what, double got, const ch
  * the model (sugov_model.h) runs schedutil's updates on PELT for the w
  * seen, the platform's table and cap, the governor's rate limit, and the
  * spinner's CPU kicking the task's, while it idles, to update its
- * blocked load every 33 ms (which lowers the request in the gaps). It
- * says that without invariance the loop does not rest below 0.8 c: each
+ * blocked load every 33 ms (which lowers the request in the gaps), with
+ * the running kernel's formula (cur_margin). It says that without
+ * invariance the loop does not rest below 0.8 c: each
  * tick within a burst multiplies the request by 1.25 x util / 1024 with
  * util still rising, while only a wakeup or a kick in the gap may lower
  * it, and util, PELT's average over tens of ms, lags what the request did
@@ -606,6 +613,15 @@ static int nearer_model(unsigned int pct, const char *what, double got, const ch
  * (energy()). The model is run for the w seen; where w lands outside its
  * case's regime, the case is run again with the work scaled toward its
  * target, and fails as telling nothing after 3 runs in all.
+ *
+ * The kernels differ without invariance: since 6.8 the request is 1.25 x
+ * 1.25 x f x util / 1024 below 0.8 x 1024 (cur_margin), the static fixed
+ * point 1.5625 x w, below c while w < 0.64 c, and the model's runaway
+ * starts near 0.6 c instead of 0.75 c. The 67% case is where the two
+ * models part (by KERNELS_APART of the window above c at least, else it
+ * tells nothing): its share above c must be on this kernel's model's
+ * side of the midpoint between the two. Not run with invariance, where
+ * the formulas agree.
  */
 /*
  * The model for the w seen in @su, into @m: the tick's phase in the
@@ -676,9 +692,18 @@ out:
 #define ATTEMPTS	3
 /*
  * The static formula's fixed point with util_est, a burst's end, up to
- * a third above the mean util: 1.25 x 4/3 x w, below c up to w = 0.6 c
+ * a third above the mean util: 1.25 x 4/3 x w, below c up to w = 0.6 c;
+ * since 6.8 1.25 x 1.25 x 4/3 x w, up to w = 0.48 c
  */
-#define SWING_MAX	0.6
+#define SWING_MAX	(cur_margin ? 0.48 : 0.6)
+/*
+ * The case where the kernels' formulas part: at w = 0.6 c to 0.75 c the
+ * model of 6.1's loop swings (51% to 63% of the window above c), that of
+ * 6.8's runs away (100%); the case tells where the two differ by a
+ * quarter of the window at least
+ */
+#define KERNELS_PCT	67
+#define KERNELS_APART	0.25
 /*
  * The model's runaway starts near 0.75 c; nearer it, a burst the host
  * shortened brings the request down a few steps at times (at the top 86%
@@ -693,8 +718,11 @@ static int feedback(unsigned int pct, unsigned int c)
 		.min = plat.min, .top = plat.turbo[L1C], .step = STEP_MHZ, .cap = c,
 		.f_ref = invariant ? f_ref_exact : 0, .period_us = PERIOD_US,
 		.start_mhz = plat.turbo[L1C], .seed = 1, .kick_us = KICK_US,
+		.cur_margin = cur_margin,
 	};
-	double w = 0, above, top, m_above = 0, m_top = 0;
+	double w = 0, above, top, m_above = 0, m_top = 0, o_above = 0;
+	struct sugov_cfg oc;
+	const char *aim;
 	bool tells = false, seen = false;
 	struct sugov_result m;
 	unsigned long iters;
@@ -720,6 +748,8 @@ static int feedback(unsigned int pct, unsigned int c)
 	 * Where w lands where the model and the static formula agree, the
 	 * work is scaled by the target / w and the case run again.
 	 */
+	aim = pct == KERNELS_PCT ? "tell the two kernels' formulas apart" :
+	      pct >= 80 ? "run away" : "swing apart from the static formula";
 	for (attempt = 1; attempt <= ATTEMPTS; attempt++) {
 		seen = false;
 		if (observe_loop(pct, &mc, &su))
@@ -731,14 +761,29 @@ static int feedback(unsigned int pct, unsigned int c)
 			break;
 		}
 		m_top = sugov_share(&mc, &m, plat.turbo[L1C], plat.turbo[L1C]);
-		/* The 95% case must be a runaway, the 45% one a swing */
-		tells = invariant || (pct >= 80 ? w >= RUNAWAY_MIN * c && m_top >= 0.9 :
-				      w <= SWING_MAX * c && m_above >= 0.1 && m_top < 0.9);
+		/* The other kernel's model, in the case where they part */
+		if (pct == KERNELS_PCT) {
+			struct sugov_result o;
+
+			oc = mc;
+			oc.cur_margin = !cur_margin;
+			if (run_model(&oc, &su, &o, &o_above)) {
+				seen = false;
+				break;
+			}
+		}
+		/*
+		 * The 95% case must be a runaway, the 45% one a swing, the
+		 * 67% one where the kernels' models differ
+		 */
+		tells = invariant ||
+			(pct == KERNELS_PCT ? fabs(m_above - o_above) >= KERNELS_APART :
+			 pct >= 80 ? w >= RUNAWAY_MIN * c && m_top >= 0.9 :
+			 w <= SWING_MAX * c && m_above >= 0.1 && m_top < 0.9);
 		if (tells || attempt == ATTEMPTS)
 			break;
 		fi_info("w %.0f MHz (%.2f c), where the model does not %s: the work scaled by %.2f toward %.0f MHz\n",
-			w, w / c, pct >= 80 ? "run away" : "swing apart from the static formula",
-			c * pct / 100.0 / w, c * pct / 100.0);
+			w, w / c, aim, c * pct / 100.0 / w, c * pct / 100.0);
 		stop_task();
 		iters = iters * (c * pct / 100.0) / w;
 		task = dvfs_start_periodic(test_cpu, PERIOD_US, iters, 0);
@@ -758,23 +803,34 @@ static int feedback(unsigned int pct, unsigned int c)
 	fi_info("w %.0f MHz (%.2f c; %u%% of c nominal), rate limit %.0f us; the static formula: %s\n",
 		w, w / c, pct, mc.rate_us,
 		invariant ? "1.25 x f_1C x util / 1024" :
-		w < 0.8 * c ? "a fixed point at 1.25 x w, below c" : "the runaway to the top");
+		w < (cur_margin ? 0.64 : 0.8) * c ?
+		(cur_margin ? "a fixed point at 1.5625 x w, below c" :
+			      "a fixed point at 1.25 x w, below c") :
+		"the runaway to the top");
 	fi_info("  %-6s mean request %4.0f MHz, effective %4.0f, %5.1f transitions/s, %3.0f%% above c, %3.0f%% at the top, energy %.3f of f_1C's\n",
 		"CPU:", mean_req(&su), su.eff_mhz, su.trans_s, above * 100, top * 100,
 		energy(su.ran_us, su.eff_mhz));
 	fi_info("  %-6s mean request %4.0f MHz, effective %4.0f, %5.1f transitions/s, %3.0f%% above c, %3.0f%% at the top, energy %.3f of f_1C's\n",
 		"model:", m.mean_req, m.eff_mhz, m.trans_s, m_above * 100, m_top * 100,
 		energy(m.ran_us, m.eff_mhz));
+	if (pct == KERNELS_PCT)
+		fi_info("  %-6s %3.0f%% above c: the kernels' formulas part here (this kernel's: %s)\n",
+			cur_margin ? "6.1's:" : "6.8's:", o_above * 100,
+			cur_margin ? "6.8's" : "6.1's");
 	print_requests(&su);
 	if (!tells) {
 		fi_err("%u%% of c: after %d runs w %.0f MHz (%.2f c), where the model (%.0f%% above c, %.0f%% at the top) does not %s: the case tells nothing",
-		       pct, ATTEMPTS, w, w / c, m_above * 100, m_top * 100,
-		       pct >= 80 ? "run away" : "swing apart from the static formula");
+		       pct, ATTEMPTS, w, w / c, m_above * 100, m_top * 100, aim);
 		return -1;
 	}
 	if (invariant)
 		return check_request(pct, &su, f_max,
 				     "invariant: 1.25 x max_freq x util_est / 1024");
+	/* Nearer this kernel's model than the other's */
+	if (pct == KERNELS_PCT)
+		return nearer_model(pct, "share of the window above c", above,
+				    cur_margin ? "6.1's model" : "6.8's model", o_above, m_above,
+				    KERNELS_APART);
 	if (m_top >= 0.9) {
 		/* Asking for more than c, the top mostly (the model: all of it) */
 		if (above >= 0.9)
@@ -794,16 +850,22 @@ static int feedback(unsigned int pct, unsigned int c)
 
 static int test_feedback(void)
 {
-	static const unsigned int pct[] = { 45, 95 };
+	static const unsigned int pct[] = { 45, KERNELS_PCT, 95 };
 	int ret = KSFT_PASS;
 	size_t i;
 
-	fi_info("%s, c = f_2C = %u MHz, f_1C %u, 0.8 c = %.0f MHz\n",
+	fi_info("%s, c = f_2C = %u MHz, f_1C %u, 0.8 c = %.0f MHz; schedutil %s\n",
 		invariant ? "invariant" : "not invariant", plat.turbo[L2C], plat.turbo[L1C],
-		0.8 * plat.turbo[L2C]);
-	for (i = 0; i < ARRAY_SIZE(pct); i++)
+		0.8 * plat.turbo[L2C],
+		cur_margin ? "of 6.8 and later: without invariance 1.25 x (f + f / 4) x min(1.25 x util, 1024) / 1024" :
+			     "up to 6.7: without invariance 1.25 x f x util / 1024");
+	for (i = 0; i < ARRAY_SIZE(pct); i++) {
+		/* With invariance the kernels do not differ */
+		if (invariant && pct[i] == KERNELS_PCT)
+			continue;
 		if (feedback(pct[i], plat.turbo[L2C]))
 			ret = KSFT_FAIL;
+	}
 	return ret;
 }
 
@@ -829,6 +891,7 @@ int main(void)
 	if (fi_read_u64(FI_DEBUGFS "/invariant", &inv))
 		ksft_exit_fail_msg("cannot read %s/invariant\n", FI_DEBUGFS);
 	invariant = inv;
+	cur_margin = fi_kernel_at_least(6, 8);
 	if (invariant) {
 		if (fi_read_u64(FI_DEBUGFS "/max_freq_ratio", &ratio) || !ratio)
 			ksft_exit_fail_msg("cannot read max_freq_ratio\n");

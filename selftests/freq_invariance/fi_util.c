@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/utsname.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,6 +134,31 @@ int fi_read_sched_field(pid_t pid, const char *field, long long *val)
 	int ret = fi_sched_value(pid, field, buf, sizeof(buf));
 
 	return ret ? ret : parse_ll(buf, val);
+}
+
+int fi_read_task_util_est(pid_t pid, long long *val)
+{
+	long long ewma, enq;
+	int ret = fi_read_sched_field(pid, "se.avg.util_est", val);
+
+	if (ret != -ENOENT)
+		return ret;
+	ret = fi_read_sched_field(pid, "se.avg.util_est.ewma", &ewma);
+	if (!ret)
+		ret = fi_read_sched_field(pid, "se.avg.util_est.enqueued", &enq);
+	if (!ret)
+		*val = ewma > enq ? ewma : enq;
+	return ret;
+}
+
+bool fi_kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int ma, mi;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return false;
+	return ma > major || (ma == major && mi >= minor);
 }
 
 /* A time field of /proc/PID/sched in ns. */

@@ -22,6 +22,13 @@ int fi_pin_self(int cpu);
 int fi_online_cpus(int *cpus, int max);
 
 int fi_read_sched_field(pid_t pid, const char *field, long long *val);
+/*
+ * The util_est a task adds to its runqueue's while enqueued: max(ewma,
+ * enqueued) up to 6.6, the one value se.avg.util_est since 6.7
+ */
+int fi_read_task_util_est(pid_t pid, long long *val);
+/* Whether the running kernel is @major.@minor or later (uname's release) */
+bool fi_kernel_at_least(int major, int minor);
 int fi_read_sched_ns(pid_t pid, const char *field, long long *ns);
 int fi_read_util_ran(long long *util, long long *ran_ns);
 

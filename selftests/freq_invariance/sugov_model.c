@@ -42,12 +42,24 @@ static long task_est(const struct sugov_state *s)
 	return s->ewma > s->enqueued ? s->ewma : s->enqueued;
 }
 
-/* get_next_freq() and cpufreq_driver_resolve_freq() with RELATION_L */
+/*
+ * get_next_freq() (with cur_margin, sugov_effective_cpu_perf()'s cap and
+ * get_capacity_ref_freq()) and cpufreq_driver_resolve_freq() with RELATION_L
+ */
 static unsigned int next_freq(const struct sugov_state *s, unsigned long util)
 {
 	const struct sugov_cfg *c = s->cfg;
 	unsigned long f = (s->cfg->f_ref > 0 ? c->top : s->cur) * 1000UL;
-	unsigned long khz = f * (util + (util >> 2)) / PELT_SCALE;
+	unsigned long perf = util + (util >> 2);
+	unsigned long khz;
+
+	if (c->cur_margin) {
+		if (perf > PELT_SCALE)
+			perf = PELT_SCALE;
+		if (s->cfg->f_ref <= 0)
+			f += f >> 2;
+	}
+	khz = f * perf / PELT_SCALE;
 	unsigned long step = c->step * 1000UL;
 	unsigned long r = (khz + step - 1) / step * step / 1000;
 

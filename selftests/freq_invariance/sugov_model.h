@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A model of 6.1's schedutil driving one CPU that runs one periodic task
+ * A model of schedutil (6.1's, or 6.8 and later's where the two differ:
+ * cur_margin) driving one CPU that runs one periodic task
  * of fixed work, on the PELT model (pelt_model.h): what the loop does
  * over time, where the static formula only gives its fixed point.
  *
@@ -27,7 +28,11 @@
  * (sugov_cpu_is_busy()); next = 1.25 x f x util / 1024 in kHz, integer,
  * as get_next_freq() computes it, with f = the table's top when invariant
  * and the current request when not, resolved to the lowest step at or
- * above it and clamped to the table.
+ * above it and clamped to the table. With cur_margin, as since 6.8
+ * (sugov_effective_cpu_perf(), get_capacity_ref_freq()): 1.25 x util is
+ * capped at 1024, and the current request f is taken as 1.25 x f, so
+ * that without invariance next = 1.25 x f x min(1.25 x util, 1024) /
+ * 1024 (with invariance the cap changes nothing the table's top does not).
  *
  * With invariance (f_ref > 0) PELT time is scaled while the task runs by
  * freq_scale = min(f_eff / f_ref, 1), computed at each tick from the C0
@@ -40,12 +45,15 @@
 #ifndef SUGOV_MODEL_H
 #define SUGOV_MODEL_H
 
+#include <stdbool.h>
+
 #define SUGOV_MAX_STEPS	64
 
 struct sugov_cfg {
 	unsigned int min, top, step;	/* the cpufreq table, MHz */
 	unsigned int cap;		/* the turbo limit while the task runs */
 	double f_ref;			/* the invariance reference; 0: not invariant */
+	bool cur_margin;		/* 6.8+: the non-invariant cur + cur / 4 */
 	double rate_us;			/* the driver's transition_delay_us */
 	double period_us;
 	double work;			/* per period, MHz x us */

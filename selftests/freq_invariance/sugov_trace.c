@@ -22,7 +22,7 @@
  *   model,<inv>,<t_ms>,<req>,<eff>,<util>,<est> the model, as often
  * inv is 1 when the kernel is frequency invariant, req the request in
  * MHz, eff the effective frequency (0 while idle), util the task's
- * util_avg, est its util_est (max(ewma, enqueued)) while it runs, else 0.
+ * util_avg, est its util_est (fi_read_task_util_est()) while it runs, else 0.
  */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -65,7 +65,7 @@ int main(int argc, char **argv)
 	};
 	double w = 0, ms = 400, every = 4000, req_sum = 0, ran, eff;
 	int cpus[64], n, cpu, opt, samples = 0;
-	long long ran0, ran1, u, ewma, enq;
+	long long ran0, ran1, u, est;
 	unsigned long long st[2], c0[2], c1[2];
 	struct sugov_result m;
 	struct sugov_cfg mc;
@@ -163,11 +163,10 @@ int main(int argc, char **argv)
 	while ((t = fi_now_us()) < t0 + ms * 1000) {
 		if (dvfs_read_state(cpu, state_keys, st, 2) ||
 		    fi_read_sched_field(task, "se.avg.util_avg", &u) ||
-		    fi_read_sched_field(task, "se.avg.util_est.ewma", &ewma) ||
-		    fi_read_sched_field(task, "se.avg.util_est.enqueued", &enq))
+		    fi_read_task_util_est(task, &est))
 			goto fail;
 		printf("cpu,%d,%.1f,%llu,%llu,%lld,%lld\n", invariant, (t - t0) / 1000.0, st[0],
-		       st[1], u, st[1] ? (ewma > enq ? ewma : enq) : 0);
+		       st[1], u, st[1] ? est : 0);
 		req_sum += st[0];
 		samples++;
 		/* On a schedule: a sample takes time too */
