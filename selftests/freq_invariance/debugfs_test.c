@@ -100,7 +100,8 @@ static int test_files_parse(void)
 
 /*
  * The capacities hold what they are: capacity_orig is the CPU's capacity
- * (6.1: arch_scale_cpu_capacity()), 1024 on the biggest CPU, and capacity
+ * (arch_scale_cpu_capacity(); 6.1's rq->cpu_capacity_orig), 1024 on the
+ * biggest CPU, and capacity
  * is what CFS has left of it. (The root cfs_rq's util_avg has no such
  * bound: it is the sum of its entities', and a task that migrates in
  * brings its own; cpu_util_cfs() clamps it for that reason.)
@@ -190,6 +191,51 @@ static long sched_debug_scale(int cpu)
 }
 
 /*
+ * Since 6.12, hybrid_cpus: "off", where every CPU's capacity is 1024 (x86
+ * has no other without hybrid scaling), or each CPU's capacity, which
+ * must be its cpu_scale, and freq_ratio, at least 1024 as max_freq_ratio
+ */
+static int check_hybrid_cpus(void)
+{
+	unsigned long long cap, ratio;
+	char line[128];
+	uint64_t scale;
+	int i, cpu, n = 0;
+	bool off;
+	FILE *f;
+
+	f = fopen(FI_DIR "/hybrid_cpus", "r");
+	if (!f) {
+		fi_err("cannot open hybrid_cpus: %m");
+		return -1;
+	}
+	off = fgets(line, sizeof(line), f) && !strcmp(line, "off\n");
+	while (!off && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%d %llu %llu", &cpu, &cap, &ratio) != 3 ||
+		    read_field(cpu, "cpu_scale", &scale) || cap != scale || ratio < 1024) {
+			fi_err("hybrid_cpus: \"%.*s\": want a CPU, its cpu_scale and a ratio >= 1024",
+			       (int)strcspn(line, "\n"), line);
+			fclose(f);
+			return -1;
+		}
+		n++;
+	}
+	fclose(f);
+	if (!off) {
+		fi_info("hybrid capacity scaling on: %d CPUs\n", n);
+		return n ? 0 : -1;
+	}
+	for (i = 0; i < nr_cpus; i++) {
+		if (read_field(cpus[i], "cpu_scale", &scale) || scale != 1024) {
+			fi_err("hybrid_cpus \"off\", but cpu%d's cpu_scale is not 1024", cpus[i]);
+			return -1;
+		}
+	}
+	fi_info("hybrid_cpus: off, every cpu_scale 1024\n");
+	return 0;
+}
+
+/*
  * The x86 files (patch 4) agree with "invariant": "status" says "on"
  * exactly when it reads 1, max_freq_ratio is at least 1024 (the reference
  * is never below the base frequency) and has a source. An override
@@ -227,6 +273,8 @@ static int test_x86_status(void)
 		fi_err("expected status \"on\" iff invariant, max_freq_ratio >= 1024, a source");
 		return KSFT_FAIL;
 	}
+	if (fi_kernel_at_least(6, 12) && check_hybrid_cpus())
+		return KSFT_FAIL;
 	if (!have_override)
 		return KSFT_PASS;
 

@@ -104,7 +104,9 @@
  * rate limit to that in the feedback test while the model keeps the
  * driver's: a loop updated every 200 ms has util settled at each update
  * and rests at the static formula's fixed point, which the model's swing
- * must tell apart (the case below 0.8 c fails). Skips, as expected, in a
+ * must tell apart (the case below 0.8 c fails); DVFS_SCHEDUTIL_CUR_MARGIN=0
+ * or 1 takes 6.1's or 6.8's non-invariant formula whatever the kernel
+ * (the other kernel's: the 67% case fails). Skips, as expected, in a
  * boot without dvfs_emu=, and where neither test applies (saying why);
  * needs two CPUs.
  */
@@ -854,11 +856,11 @@ static int test_feedback(void)
 	int ret = KSFT_PASS;
 	size_t i;
 
-	fi_info("%s, c = f_2C = %u MHz, f_1C %u, 0.8 c = %.0f MHz; schedutil %s\n",
+	fi_info("%s, c = f_2C = %u MHz, f_1C %u, 0.8 c = %.0f MHz; schedutil %s: %s\n",
 		invariant ? "invariant" : "not invariant", plat.turbo[L2C], plat.turbo[L1C],
-		0.8 * plat.turbo[L2C],
-		cur_margin ? "of 6.8 and later: without invariance 1.25 x (f + f / 4) x min(1.25 x util, 1024) / 1024" :
-			     "up to 6.7: without invariance 1.25 x f x util / 1024");
+		0.8 * plat.turbo[L2C], cur_margin ? "of 6.8 and later" : "up to 6.7",
+		cur_margin ? "not invariant, 1.25 x (f + f/4) x min(1.25 x util, 1024) / 1024" :
+		"not invariant, 1.25 x f x util / 1024");
 	for (i = 0; i < ARRAY_SIZE(pct); i++) {
 		/* With invariance the kernels do not differ */
 		if (invariant && pct[i] == KERNELS_PCT)
@@ -878,6 +880,7 @@ int main(void)
 {
 	const char *why, *env = getenv("DVFS_SCHEDUTIL_MAX");
 	const char *rate_env = getenv("DVFS_SCHEDUTIL_RATE_LIMIT_US");
+	const char *margin_env;
 	struct fi_test plan[ARRAY_SIZE(tests)];
 	char buf[64], gov[256];
 	uint64_t inv;
@@ -892,6 +895,15 @@ int main(void)
 		ksft_exit_fail_msg("cannot read %s/invariant\n", FI_DEBUGFS);
 	invariant = inv;
 	cur_margin = fi_kernel_at_least(6, 8);
+	margin_env = getenv("DVFS_SCHEDUTIL_CUR_MARGIN");
+	if (margin_env) {
+		if (strcmp(margin_env, "0") && strcmp(margin_env, "1"))
+			ksft_exit_fail_msg("DVFS_SCHEDUTIL_CUR_MARGIN=%s: %s\n", margin_env,
+					   "want 0 (6.1's formula) or 1 (6.8's)");
+		cur_margin = *margin_env == '1';
+		fi_info("control: the model and the bars take %s formula, not the running kernel's\n",
+			cur_margin ? "6.8's" : "6.1's");
+	}
 	if (invariant) {
 		if (fi_read_u64(FI_DEBUGFS "/max_freq_ratio", &ratio) || !ratio)
 			ksft_exit_fail_msg("cannot read max_freq_ratio\n");
