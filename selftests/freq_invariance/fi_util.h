@@ -24,7 +24,7 @@ int fi_online_cpus(int *cpus, int max);
 int fi_read_sched_field(pid_t pid, const char *field, long long *val);
 /*
  * The util_est a task adds to its runqueue's while enqueued: max(ewma,
- * enqueued) up to 6.6, the one value se.avg.util_est since 6.7
+ * enqueued) up to 6.7, the one value se.avg.util_est since 6.8
  */
 int fi_read_task_util_est(pid_t pid, long long *val);
 /* Whether the running kernel is @major.@minor or later (uname's release) */

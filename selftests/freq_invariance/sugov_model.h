@@ -11,28 +11,32 @@
  * CPU's util for schedutil is max(util_avg, the runqueue's util_est),
  * util_est being the task's max(ewma, enqueued) while it is enqueued and
  * 0 while it sleeps (util_est_update() at each sleep, with
- * UTIL_EST_FASTUP, after the dequeue's update).
+ * UTIL_EST_FASTUP, after the dequeue's update). Since 6.8 the task's
+ * util_est is one value, the same quantity, and util is also maxed with
+ * runnable_avg (cpu_util_cfs_boost()), the same as util_avg for a task
+ * alone on its CPU; 6.12 samples util_est before the dequeue's update,
+ * up to a tick's worth of PELT lower than the model's (about 1% of 1024).
  *
  * Schedutil hears of the CPU (cpufreq_update_util()) where PELT updates
- * the runqueue and finds that it decayed, i.e. crossed a PELT period
- * since the last update (update_load_avg()): when the task wakes (its
- * util_est in), at every tick while it runs (HZ=1000, ticks tick_phase_us
- * into each millisecond of the task's period), when it sleeps (its
- * util_est out), and, with kick_us, while it sleeps at the first tick of
- * the other, busy CPU at least kick_us after the last such update: the
- * stats kick of nohz idle balancing, which has the idle CPU update its
- * blocked load (nohz.next_blocked, LOAD_AVG_PERIOD jiffies). An update
- * within rate_us of the last change does nothing
- * (sugov_should_update_freq()); one with no idle entry on the CPU since
- * the last that passed the rate limit never lowers the request
- * (sugov_cpu_is_busy()); next = 1.25 x f x util / 1024 in kHz, integer,
- * as get_next_freq() computes it, with f = the table's top when invariant
- * and the current request when not, resolved to the lowest step at or
- * above it and clamped to the table. With cur_margin, as since 6.8
- * (sugov_effective_cpu_perf(), get_capacity_ref_freq()): 1.25 x util is
- * capped at 1024, and the current request f is taken as 1.25 x f, so
- * that without invariance next = 1.25 x f x min(1.25 x util, 1024) /
- * 1024 (with invariance the cap changes nothing the table's top does not).
+ * the runqueue and finds that it decayed, i.e. crossed a PELT period since
+ * the last update (update_load_avg()): when the task wakes (its util_est
+ * in), at every tick while it runs (HZ=1000, ticks tick_phase_us into each
+ * millisecond of the task's period), when it sleeps (its util_est out),
+ * and, with kick_us, while it sleeps at the first tick of the other, busy
+ * CPU at least kick_us after the last such update: the stats kick of nohz
+ * idle balancing, which has the idle CPU update its blocked load
+ * (nohz.next_blocked, LOAD_AVG_PERIOD jiffies). An update within rate_us
+ * of the last change does nothing (sugov_should_update_freq()); one with
+ * no idle entry on the CPU since the last that passed the rate limit never
+ * lowers the request (sugov_cpu_is_busy(), 6.12: sugov_hold_freq()); next
+ * = 1.25 x f x util / 1024 in kHz, integer, as get_next_freq() computes
+ * it, with f = the table's top when invariant and the current request when
+ * not, resolved to the lowest step at or above it and clamped to the
+ * table. With cur_margin, as since 6.8 (sugov_effective_cpu_perf(),
+ * get_capacity_ref_freq()): 1.25 x util is capped at 1024, and the current
+ * request f is taken as 1.25 x f, so that without invariance next = 1.25 x
+ * f x min(1.25 x util, 1024) / 1024 (with invariance the cap changes
+ * nothing the table's top does not).
  *
  * With invariance (f_ref > 0) PELT time is scaled while the task runs by
  * freq_scale = min(f_eff / f_ref, 1), computed at each tick from the C0
