@@ -155,7 +155,12 @@ ROOTFS_BUILD ?= rootfs/build
 	check-host test test-dvfs run shell bench experiment export-patches check-prefixes \
 	clean
 
-all: kernel selftests rootfs
+# The kernel and the rootfs at once (debootstrap waits on the network and
+# the disk, the kernel on the CPUs; cold, the rootfs is then free), each
+# one's output together at its end; then the selftests.
+all: deps
+	@$(MAKE) --no-print-directory -j2 --output-sync=target kernel rootfs
+	@$(MAKE) --no-print-directory selftests
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
@@ -190,7 +195,8 @@ $(KOBJ)/.config: $(FRAGMENTS) $(SERIES_STAMP) scripts/kconfig
 kernel: deps $(KOBJ)/.config
 	@mkdir -p $(CCACHE_DIR) && ccache -z >/dev/null
 	@echo "kernel: building $(KERNEL)"
-	@$(KMAKE) -s bzImage
+	@# (its own -j, not all's jobserver)
+	@MAKEFLAGS= $(KMAKE) -s bzImage
 	@ccache --print-stats | awk '/^(direct|preprocessed)_cache_hit\t/ { h += $$2 } \
 		/^cache_miss\t/ { m = $$2 } END { print "kernel: ccache hits " h ", misses " m }'
 
