@@ -156,15 +156,20 @@ ROOTFS_BUILD ?= rootfs/build
 	clean
 
 # The kernel and the rootfs at once (debootstrap waits on the network and
-# the disk, the kernel on the CPUs; cold, the rootfs is then free), each
-# one's output together at its end; then the selftests.
+# the disk, the kernel on the CPUs; cold, the rootfs is then nearly free),
+# the rootfs's output after the kernel's; then the selftests.
 all: deps
-	@$(MAKE) --no-print-directory -j2 --output-sync=target kernel rootfs
+	@mkdir -p $(BUILD); \
+	$(MAKE) --no-print-directory rootfs > $(BUILD)/rootfs.log 2>&1 & rootfs=$$!; \
+	rc=0; $(MAKE) --no-print-directory kernel || rc=$$?; \
+	wait $$rootfs || rc=1; cat $(BUILD)/rootfs.log; exit $$rc
 	@$(MAKE) --no-print-directory selftests
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
+## KVER=6.12       with any target: the same on linux-source-6.12 and
+##                 patches/6.12/, in build/*-6.12 (default KVER=6.1)
 ## deps            install the Debian packages the harness needs (apt)
 deps:
 	@scripts/deps
@@ -195,8 +200,7 @@ $(KOBJ)/.config: $(FRAGMENTS) $(SERIES_STAMP) scripts/kconfig
 kernel: deps $(KOBJ)/.config
 	@mkdir -p $(CCACHE_DIR) && ccache -z >/dev/null
 	@echo "kernel: building $(KERNEL)"
-	@# (its own -j, not all's jobserver)
-	@MAKEFLAGS= $(KMAKE) -s bzImage
+	@$(KMAKE) -s bzImage
 	@ccache --print-stats | awk '/^(direct|preprocessed)_cache_hit\t/ { h += $$2 } \
 		/^cache_miss\t/ { m = $$2 } END { print "kernel: ccache hits " h ", misses " m }'
 
@@ -343,6 +347,7 @@ selftests-patch: $(KSRC)/.git
 	@$(MAKE) --no-print-directory series
 	@scripts/tree export $(KSRC) $(PATCHDIR)
 
-## clean           remove build/ (CACHE, with ccache and the rootfs, stays)
+## clean           remove build/, both bases' (CACHE, with ccache and the rootfs,
+##                 stays)
 clean:
 	rm -rf $(BUILD)
