@@ -614,7 +614,7 @@ static int nearer_model(unsigned int pct, const char *what, double got, const ch
  * change too), the shares above c and at the top, and the energy
  * (energy()). The model is run for the w seen; where w lands outside its
  * case's regime, the case is run again with the work scaled toward its
- * target, and fails as telling nothing after 3 runs in all.
+ * target, and fails as telling nothing after 5 runs in all.
  *
  * The kernels differ without invariance: since 6.8 the request is 1.25 x
  * 1.25 x f x util / 1024 below 0.8 x 1024 (cur_margin), the static fixed
@@ -691,7 +691,12 @@ out:
 	return ret;
 }
 
-#define ATTEMPTS	3
+/*
+ * Where the work lands is noisy: fresh-clone runs saw the 67% case's w at
+ * 0.78, 0.50 and 0.77 c in three runs (its window, where the models part,
+ * is 0.6 c to 0.75 c on 6.1), and the 45% case's end at 0.86 c
+ */
+#define ATTEMPTS	5
 /*
  * The static formula's fixed point with util_est, a burst's end, up to
  * a third above the mean util: 1.25 x 4/3 x w, below c up to w = 0.6 c;
@@ -731,7 +736,7 @@ static int feedback(unsigned int pct, unsigned int c)
 	struct sugov_result m;
 	unsigned long iters;
 	struct seen su;
-	int attempt;
+	int attempt, attempts;
 	pid_t spin;
 
 	task = dvfs_start_fixed_work(cpus, nr_cpus, test_cpu, PERIOD_US, busy, &iters);
@@ -754,7 +759,8 @@ static int feedback(unsigned int pct, unsigned int c)
 	 */
 	aim = pct == KERNELS_PCT ? "tell the two kernels' formulas apart" :
 	      pct >= 80 ? "run away" : "swing apart from the static formula";
-	for (attempt = 1; attempt <= ATTEMPTS; attempt++) {
+	attempts = ATTEMPTS;
+	for (attempt = 1; attempt <= attempts; attempt++) {
 		seen = false;
 		if (observe_loop(pct, &mc, &su))
 			break;
@@ -785,7 +791,7 @@ static int feedback(unsigned int pct, unsigned int c)
 			(pct == KERNELS_PCT ? fabs(m_top - o_top) >= KERNELS_APART :
 			 pct >= 80 ? w >= RUNAWAY_MIN * c && m_top >= 0.9 :
 			 w <= SWING_MAX * c && m_above >= 0.1 && m_top < 0.9);
-		if (tells || attempt == ATTEMPTS)
+		if (tells || attempt == attempts)
 			break;
 		fi_info("w %.0f MHz (%.2f c), where the model does not %s: the work scaled by %.2f toward %.0f MHz\n",
 			w, w / c, aim, c * pct / 100.0 / w, c * pct / 100.0);
@@ -825,7 +831,7 @@ static int feedback(unsigned int pct, unsigned int c)
 	print_requests(&su);
 	if (!tells) {
 		fi_err("%u%% of c: after %d runs w %.0f MHz (%.2f c), where the model (%.0f%% above c, %.0f%% at the top) does not %s: the case tells nothing",
-		       pct, ATTEMPTS, w, w / c, m_above * 100, m_top * 100, aim);
+		       pct, attempts, w, w / c, m_above * 100, m_top * 100, aim);
 		return -1;
 	}
 	if (invariant)
