@@ -736,7 +736,7 @@ static int feedback(unsigned int pct, unsigned int c)
 	struct sugov_result m;
 	unsigned long iters;
 	struct seen su;
-	int attempt, attempts;
+	int attempt;
 	pid_t spin;
 
 	task = dvfs_start_fixed_work(cpus, nr_cpus, test_cpu, PERIOD_US, busy, &iters);
@@ -759,8 +759,7 @@ static int feedback(unsigned int pct, unsigned int c)
 	 */
 	aim = pct == KERNELS_PCT ? "tell the two kernels' formulas apart" :
 	      pct >= 80 ? "run away" : "swing apart from the static formula";
-	attempts = ATTEMPTS;
-	for (attempt = 1; attempt <= attempts; attempt++) {
+	for (attempt = 1; attempt <= ATTEMPTS; attempt++) {
 		seen = false;
 		if (observe_loop(pct, &mc, &su))
 			break;
@@ -791,7 +790,7 @@ static int feedback(unsigned int pct, unsigned int c)
 			(pct == KERNELS_PCT ? fabs(m_top - o_top) >= KERNELS_APART :
 			 pct >= 80 ? w >= RUNAWAY_MIN * c && m_top >= 0.9 :
 			 w <= SWING_MAX * c && m_above >= 0.1 && m_top < 0.9);
-		if (tells || attempt == attempts)
+		if (tells || attempt == ATTEMPTS)
 			break;
 		fi_info("w %.0f MHz (%.2f c), where the model does not %s: the work scaled by %.2f toward %.0f MHz\n",
 			w, w / c, aim, c * pct / 100.0 / w, c * pct / 100.0);
@@ -831,7 +830,7 @@ static int feedback(unsigned int pct, unsigned int c)
 	print_requests(&su);
 	if (!tells) {
 		fi_err("%u%% of c: after %d runs w %.0f MHz (%.2f c), where the model (%.0f%% above c, %.0f%% at the top) does not %s: the case tells nothing",
-		       pct, attempts, w, w / c, m_above * 100, m_top * 100, aim);
+		       pct, ATTEMPTS, w, w / c, m_above * 100, m_top * 100, aim);
 		return -1;
 	}
 	if (invariant)
