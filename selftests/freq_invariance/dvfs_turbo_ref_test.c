@@ -34,7 +34,10 @@
  *   running time, at most the time from its fork to its stop (clock_pelt
  *   lags while the rq is busy, whoever runs), with invariance_test's
  *   slack, 5% and 10 ms; a run where the task held its CPU less than 90%
- *   of the time is run again.
+ *   of the time is run again, and so is one that lost no idle time with
+ *   its rq's util_avg below 1023 just before the stop (the kernel's bar
+ *   for counting lost idle time, not shown met: FI_RQ_SATURATED_UTIL),
+ *   but for the last of 5 runs, judged whatever its rq's util_avg.
  *
  * Then, with the all-core reference (everything above f_AC clipped): a
  * busy CPU's freq_scale is 1024 at f_AC and at f_1C alike, and a task of
@@ -87,6 +90,7 @@
 #define REF_FILE	FI_DEBUGFS "/max_freq_ratio_reference"
 #define RAMPS		3		/* the median of three */
 #define RAMP_TRIES	8		/* for each, if disturbed */
+#define SATURATE_TRIES	5		/* for each reference, if not saturated */
 #define START_MAX	200		/* the highest util_avg a ramp starts at */
 #define PERIOD_US	16000
 #define WORK_PCT	25		/* of the period, at the 1-core turbo */
@@ -355,7 +359,7 @@ static int test_lost_idle(void)
 	for (i = 0; i < ARRAY_SIZE(refs); i++) {
 		double scale = want_scale(plat.turbo[L2C], refs[i].level), lo, hi, got;
 		struct fi_saturation r;
-		int tries;
+		int tries, below;
 
 		if (set_reference(i) || two_busy()) {
 			ret = KSFT_FAIL;
@@ -366,26 +370,47 @@ static int test_lost_idle(void)
 		 * A run where the spinner held its CPU less than 90% of the
 		 * time is not of a saturated CPU (under TCG, the first run
 		 * after a test's set-up often, 566 to 868 ms of 1000; a vCPU
-		 * the host stalls also shows so): run it again, at most twice
+		 * the host stalls also shows so): run it again. So is one
+		 * that lost no idle time with its rq's util_avg below
+		 * FI_RQ_SATURATED_UTIL just before the stop (the kernel
+		 * counts lost idle time only for a rq over its bar, not shown
+		 * met), but for the last run, judged below whatever its rq's
+		 * util: a rq kept busy for a second reaches 1024, so one
+		 * below the bar every time is a finding, not bad luck.
 		 */
-		for (tries = 0; tries < 3; tries++) {
+		below = 0;
+		for (tries = 0; tries < SATURATE_TRIES; tries++) {
+			const char *again = tries < SATURATE_TRIES - 1 ? ", again" : "";
+
 			if (fi_saturate(test_cpu, 1000000 * fmax(1, 512 / scale), &r)) {
 				fi_err("reference %s: cannot saturate CPU %d", refs[i].key,
 				       test_cpu);
 				tries = -1;
 				break;
 			}
-			if (r.ran_ns >= 0.9 * r.wall_ns)
-				break;
-			fi_info("reference %s: the spinner ran %.0f ms of %.0f: not saturated%s\n",
-				refs[i].key, r.ran_ns / 1e6, r.wall_ns / 1e6,
-				tries < 2 ? ", again" : "");
+			if (r.ran_ns < 0.9 * r.wall_ns) {
+				fi_info("reference %s: the spinner ran %.0f ms of %.0f: not saturated%s\n",
+					refs[i].key, r.ran_ns / 1e6, r.wall_ns / 1e6, again);
+				continue;
+			}
+			if (scale < 1024 && !r.lost_ns && r.rq_util < FI_RQ_SATURATED_UTIL &&
+			    tries < SATURATE_TRIES - 1) {
+				below++;
+				fi_info("reference %s: no idle time lost, the rq's util_avg %llu before the stop (bar: %d): not shown saturated, again\n",
+					refs[i].key, (unsigned long long)r.rq_util,
+					FI_RQ_SATURATED_UTIL);
+				continue;
+			}
+			break;
 		}
 		stop_tasks();
-		if (tries == 3)
-			fi_err("reference %s: CPU %d not saturated in 3 runs", refs[i].key,
-			       test_cpu);
-		if (tries < 0 || tries == 3) {
+		if (below)
+			fi_info("reference %s: %d run(s) with the rq below the bar, no idle time lost\n",
+				refs[i].key, below);
+		if (tries == SATURATE_TRIES)
+			fi_err("reference %s: CPU %d not saturated in %d runs", refs[i].key,
+			       test_cpu, SATURATE_TRIES);
+		if (tries < 0 || tries == SATURATE_TRIES) {
 			ret = KSFT_FAIL;
 			break;
 		}
@@ -398,8 +423,9 @@ static int test_lost_idle(void)
 		lo -= 0.05 * lo + 10;
 		hi += 0.05 * hi + 10;
 		got = r.lost_ns / 1e6;
-		fi_info("reference %-3s: scale %.1f, always running %.0f ms (of %.0f): util_avg %lld, lost_idle_time +%.1f ms (model %.1f..%.1f)\n",
-			refs[i].key, scale, r.ran_ns / 1e6, r.wall_ns / 1e6, r.util, got, lo, hi);
+		fi_info("reference %-3s: scale %.1f, always running %.0f ms (of %.0f): util_avg %lld (the rq's %llu), lost_idle_time +%.1f ms (model %.1f..%.1f)\n",
+			refs[i].key, scale, r.ran_ns / 1e6, r.wall_ns / 1e6, r.util,
+			(unsigned long long)r.rq_util, got, lo, hi);
 		if (r.util < 0.95 * 1024) {
 			fi_err("reference %s: util_avg %lld, want >= 95%% of 1024", refs[i].key,
 			       r.util);

@@ -732,9 +732,10 @@ pid_t fi_find_task(const char *comm)
  * A spinner on @cpu from util_avg 0 (a new task) until its util_avg is 95%
  * of 1024 or 2 s have passed, and on until @run_us in all; then it blocks
  * and the CPU idles. Idle time is only lost once the rq's util_sum
- * reaches (LOAD_AVG_MAX - 1024) * 1024 - LOAD_AVG_MAX, 97.9% of its
+ * reaches (LOAD_AVG_MAX - 1024) * 1024 - LOAD_AVG_MAX, 97.8% of its
  * bound: 177 PELT periods from 0, 363 ms at scale 512. Reports its last
- * util_avg, its running time and the growth of @cpu's lost_idle_time
+ * util_avg, its running time, @cpu's rq util_avg just before the word to
+ * stop (FI_RQ_SATURATED_UTIL) and the growth of @cpu's lost_idle_time
  * 100 ms after. 0, or -1.
  */
 int fi_saturate(int cpu, double run_us, struct fi_saturation *r)
@@ -748,6 +749,7 @@ int fi_saturate(int cpu, double run_us, struct fi_saturation *r)
 
 	snprintf(path, sizeof(path), FI_DEBUGFS "/cpu%d/lost_idle_time", cpu);
 	r->util = 0;
+	r->rq_util = 0;
 	if (fi_read_u64(path, &lost0) || pipe(fds))
 		return -1;
 	/*
@@ -777,11 +779,14 @@ int fi_saturate(int cpu, double run_us, struct fi_saturation *r)
 	if (fi_now_us() < t0 + run_us)
 		fi_sleep_us(t0 + run_us - fi_now_us());
 	r->wall_ns = (fi_now_us() - t0) * 1000;
+	snprintf(path, sizeof(path), FI_DEBUGFS "/cpu%d/util_avg", cpu);
+	err = fi_read_u64(path, &r->rq_util);
 	if (pid > 0 && write(fds[1], &c, 1) != 1)
 		fi_err("cannot tell the spinner to stop: %m");
 	fi_sleep_us(100000);
 	fi_read_sched_ns(pid, "se.sum_exec_runtime", &ran_ns);
-	err = fi_read_u64(path, &lost1);
+	snprintf(path, sizeof(path), FI_DEBUGFS "/cpu%d/lost_idle_time", cpu);
+	err = fi_read_u64(path, &lost1) || err;
 	fi_reap(pid);
 	close(fds[0]);
 	close(fds[1]);

@@ -94,7 +94,18 @@ struct fi_saturation {
 	long long ran_ns;	/* its running time */
 	long long wall_ns;	/* from its fork to the word to stop */
 	uint64_t lost_ns;	/* the growth of its CPU's lost_idle_time */
+	uint64_t rq_util;	/* its CPU's cfs util_avg before the stop */
 };
+
+/*
+ * The rq's cfs util_avg at which its CPU is surely saturated by the
+ * kernel's bar for losing idle time, update_idle_rq_clock_pelt(): util_sum
+ * (cfs + rt + dl) >= (LOAD_AVG_MAX - 1024) * 1024 - LOAD_AVG_MAX =
+ * 47791490, where util_avg = util_sum / (LOAD_AVG_MAX - 1024 +
+ * period_contrib), period_contrib 0..1023: util_avg 1023 is over the bar
+ * whatever period_contrib is; from 1001 up it may be.
+ */
+#define FI_RQ_SATURATED_UTIL	1023
 
 int fi_saturate(int cpu, double run_us, struct fi_saturation *r);
 

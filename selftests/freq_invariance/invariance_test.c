@@ -200,8 +200,8 @@ static int test_saturation(void)
 	want = (1 - 512.0 / PELT_SCALE) * r.ran_ns / 1e6;
 	got = r.lost_ns / 1e6;
 	tol = 0.05 * want + 10;
-	fi_info("scale 512, always running %.0f ms: util %lld, lost_idle_time +%.1f ms (model %.1f +- %.1f)\n",
-		r.ran_ns / 1e6, r.util, got, want, tol);
+	fi_info("scale 512, always running %.0f ms: util %lld (the rq's %llu), lost_idle_time +%.1f ms (model %.1f +- %.1f)\n",
+		r.ran_ns / 1e6, r.util, (unsigned long long)r.rq_util, got, want, tol);
 	if (r.util < 0.95 * PELT_SCALE) {
 		fi_err("expected util_avg >= 95%% of 1024 at scale 512, got %lld", r.util);
 		return KSFT_FAIL;
