@@ -266,7 +266,17 @@ endef
 ##                 2 without turbo ratios; 2 for each part and turbo setting;
 ##                 2 with HWP under intel_pstate, active, and passive; one
 ##                 under -icount for the slowdown)
-test: deps check-host all
+# check-host beside the build (once the series is applied: its tests read
+# the tree's Kconfig), its output after the build's; a failure shows when
+# it happens, and fails make test once the build is done.
+test: deps $(SERIES_STAMP)
+	@mkdir -p $(BUILD); \
+	{ $(MAKE) --no-print-directory check-host > $(BUILD)/check-host.log 2>&1 || \
+	  { cat $(BUILD)/check-host.log; echo "make test: check-host FAILED (above); the build goes on" >&2; exit 1; }; } & \
+	host=$$!; rc=0; $(MAKE) --no-print-directory all || rc=$$?; \
+	if wait $$host; then cat $(BUILD)/check-host.log; else rc=1; fi; \
+	[ $$rc -eq 0 ] || echo "make test: FAIL before the guests (check-host or the build)" >&2; \
+	exit $$rc
 	$(call guest-test,$(KERNEL),$(RESULTS)/test,$(GUEST_TIMEOUT),make test)
 	$(call dvfs-boots,make test)
 
