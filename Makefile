@@ -47,6 +47,11 @@ export CCACHE_DIR ?= $(CACHE)/ccache
 # Paths relative to the clone, so that every clone shares the cache.
 export CCACHE_BASEDIR ?= $(CURDIR)
 export CCACHE_NOHASHDIR ?= 1
+# ccache's depend mode: on a miss, no preprocessor run of its own to hash
+# the input (kbuild's -Wp,-MMD gives it the headers): the cold build of
+# the test kernel took 4 min 47 s with it (alone on the 2 cores), 6 min
+# 41 s without (beside the host checks and debootstrap).
+export CCACHE_DEPEND ?= 1
 export KBUILD_BUILD_TIMESTAMP ?= 2022-12-11
 export KBUILD_BUILD_USER ?= freq-invariance
 export KBUILD_BUILD_HOST ?= qemu
@@ -155,15 +160,16 @@ ROOTFS_BUILD ?= rootfs/build
 	check-host test test-dvfs run shell bench experiment export-patches check-prefixes \
 	clean
 
-# The kernel and the rootfs at once (debootstrap waits on the network and
-# the disk, the kernel on the CPUs; cold, the rootfs is then nearly free),
-# the rootfs's output after the kernel's; then the selftests.
-all: deps
+# The kernel, the rootfs and the selftests at once (debootstrap waits on
+# the network and the disk, the kernel on the CPUs; cold, the rootfs and
+# the selftests are then nearly free), their output after the kernel's.
+all: deps $(SERIES_STAMP)
 	@mkdir -p $(BUILD); \
 	$(MAKE) --no-print-directory rootfs > $(BUILD)/rootfs.log 2>&1 & rootfs=$$!; \
+	$(MAKE) --no-print-directory selftests > $(BUILD)/selftests.log 2>&1 & st=$$!; \
 	rc=0; $(MAKE) --no-print-directory kernel || rc=$$?; \
-	wait $$rootfs || rc=1; cat $(BUILD)/rootfs.log; exit $$rc
-	@$(MAKE) --no-print-directory selftests
+	wait $$rootfs || rc=1; cat $(BUILD)/rootfs.log; \
+	wait $$st || rc=1; cat $(BUILD)/selftests.log; exit $$rc
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
