@@ -4,7 +4,8 @@
 # testable: Debian's linux-source-6.1 + patches/ -> kernel -> QEMU guest.
 #
 #   make run      build what is missing, boot, show what the series adds
-#   make test     host checks, then the kselftests in the guest
+#   make test     the build with the host checks beside it, then the
+#                 kselftests in nine guests
 #   make help     every target
 #
 # KVER=6.12 does the same on Debian's linux-source-6.12 with the port of
@@ -49,8 +50,9 @@ export CCACHE_BASEDIR ?= $(CURDIR)
 export CCACHE_NOHASHDIR ?= 1
 # ccache's depend mode: on a miss, no preprocessor run of its own to hash
 # the input (kbuild's -Wp,-MMD gives it the headers): the cold build of
-# the test kernel took 4 min 47 s with it (alone on the 2 cores), 6 min
-# 41 s without (beside the host checks and debootstrap).
+# the 6.1 test kernel took 4 min 47 s with it, alone on the 2 cores (not
+# measured alone without it: 6 min 41 s beside the host checks and
+# debootstrap, 6 min 50 s with ccache disabled).
 export CCACHE_DEPEND ?= 1
 export KBUILD_BUILD_TIMESTAMP ?= 2022-12-11
 export KBUILD_BUILD_USER ?= freq-invariance
@@ -267,7 +269,8 @@ define dvfs-boots
 	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-slowdown,$(GUEST_TIMEOUT),$(1),$(SLOWDOWN_BOOT),$(SLOWDOWN_TESTS),emulated-DVFS icount boot)
 endef
 
-## test            check-host, then the kselftests and KUnit suites in the guest,
+## test            the build with check-host beside it, then the kselftests and
+##                 KUnit suites in the guest,
 ##                 then the emulated-DVFS tests in boots of their own (4 CPUs;
 ##                 2 without turbo ratios; 2 for each part and turbo setting;
 ##                 2 with HWP under intel_pstate, active, and passive; one
