@@ -350,9 +350,10 @@ bench: deps series selftests rootfs
 experiment: deps all
 	@scripts/experiment $(KERNEL) "$$(cat $(BUILD)/rootfs.path)" $(RESULTS)/experiment
 
-## check-prefixes  build every prefix of the series (slow: not in make test)
+## check-prefixes  build every prefix of the series (slow: not in make test);
+##                 FROM=k starts at the k-th
 check-prefixes: deps series $(KOBJ)/.config
-	@scripts/check-prefixes $(KSRC) $(KOBJ) -- CC="ccache gcc" -j$(JOBS) -s bzImage
+	@FROM=$(FROM) scripts/check-prefixes $(KSRC) $(KOBJ) -- CC="ccache gcc" -j$(JOBS) -s bzImage
 
 ## export-patches  write build/linux's commits on top of base to the postings
 export-patches: $(KSRC)/.git
