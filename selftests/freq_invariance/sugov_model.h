@@ -28,7 +28,10 @@
  * (nohz.next_blocked, LOAD_AVG_PERIOD jiffies). An update within rate_us
  * of the last change does nothing (sugov_should_update_freq()); one with
  * no idle entry on the CPU since the last that passed the rate limit never
- * lowers the request (sugov_cpu_is_busy(), 6.12: sugov_hold_freq()); next
+ * lowers the request (sugov_cpu_is_busy(), 6.12: sugov_hold_freq(); the
+ * kernel counts an idle entry only where the tick was stopped in it, once
+ * a tick came there: the model counts every sleep, so it holds less than
+ * the CPU where the idle gaps are shorter than a tick); next
  * = 1.25 x f x util / 1024 in kHz, integer, as get_next_freq() computes
  * it, with f = the table's top when invariant and the current request when
  * not, resolved to the lowest step at or above it and clamped to the
