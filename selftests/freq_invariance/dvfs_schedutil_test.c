@@ -345,7 +345,7 @@ static void print_requests(const struct seen *s)
  * holds the highest of the recent ones, util_est peaks the samples miss
  * included. 15 ms of the 16 ms period.
  */
-#define BUSY_HOLD_RAN_US	(PERIOD_US - 1000)
+#define BUSY_HOLD_RAN_US	(PERIOD_US - PELT_TICK_US)
 
 /*
  * The CPU's requests in @s against schedutil's formula with @f_mhz as its
