@@ -211,7 +211,7 @@ static int read_residency(int cpu, unsigned int *mhz, unsigned long long *t, int
 		return *n > 0 ? 0 : -1;
 	}
 	snprintf(path, sizeof(path), CPUFREQ_DIR "/stats/time_in_state", cpu);
-	f = fopen(path, "r");
+	f = fi_fopen_read(path);
 	if (!f)
 		return -1;
 	for (*n = 0; *n < MAX_STEPS && fgets(line, sizeof(line), f); ) {

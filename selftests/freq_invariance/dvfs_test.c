@@ -51,7 +51,7 @@ static int read_key(const char *path, const char *key, char *val, size_t size)
 {
 	char line[256];
 	size_t len = strlen(key);
-	FILE *f = fopen(path, "r");
+	FILE *f = fi_fopen_read(path);
 	int ret = -ENOENT;
 
 	if (!f)
@@ -105,7 +105,7 @@ static int read_state(int cpu, struct state *st)
 	FILE *f;
 
 	snprintf(path, sizeof(path), EMU_DIR "/cpu%d/state", cpu);
-	f = fopen(path, "r");
+	f = fi_fopen_read(path);
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {

@@ -16,19 +16,14 @@
  *   read found it (at most START_MAX: under TCG that read often comes a
  *   few ticks after the wakeup), the model's time to that added, each
  *   where the task held its CPU at least 90% of the time and crossed 768
- *   (else run again). To 256 and 486 against the model (its tolerance:
- *   10% and what the observation cannot resolve, as invariance_test); to
- *   all three as a ratio to the all-core reference's ramp, which always
- *   clips: 1024 / scale, within 10% and the resolution (at 256 that bar
- *   is too wide to tell 1.33 from 1; 486 and 768 do). Higher up, ramps in
- *   these boots come later than the model by more than its tolerance (the
- *   crossing of 768 at scale 1024 10-19% after the model's 67 ms; a busy
- *   task's util_avg levels off at 975-980, not 1024; other tasks took
- *   under 1% of the CPU: not understood yet), alike for every reference,
- *   so the ratio holds where the model would not. What contribution
- *   scaling (before 5.1) would have given is printed beside it: util
- *   tending to the scale, so with the 1-core reference two busy CPUs
- *   could never reach 1024, the objection the article recalls;
+ *   (else run again). Against the model (its tolerance: 10% and what the
+ *   observation cannot resolve, as invariance_test), and as a ratio to
+ *   the all-core reference's ramp, which always clips: 1024 / scale,
+ *   within 10% and the resolution (at 256 that bar is too wide to tell
+ *   1.33 from 1; 486 and 768 do). What contribution scaling (before
+ *   5.1) would have given is printed beside it: util tending to the
+ *   scale, so with the 1-core reference two busy CPUs could never reach
+ *   1024, the objection the article recalls;
  * - when the saturated CPU idles, lost_idle_time has grown by (1 - scale /
  *   1024) of the time its rq was busy: at least the always-running task's
  *   running time, at most the time from its fork to its stop (clock_pelt
@@ -54,11 +49,12 @@
  * short bursts is not exact: what a CPU owes for the wakeups it serves in
  * idle is paid by the task at its next tick).
  *
- * The ramps run only with DVFS_TURBO_REF_RAMPS=1 (make test leaves them
- * out): in a fresh clone's CI run an undisturbed ramp's sampled running
- * time came to 86-90% of its wall time, so that the 90% rule above
- * rejected 8 in a row, while at 85% disturbed ramps got through and
- * failed the ratio.
+ * A ramp samples its own /proc/self/sched through a descriptor kept
+ * open (fi_fopen_read()). Opened for each read, as first written, on 6.1
+ * each closed file queued an RCU callback, and RCU's grace-period kthread
+ * preempted the ramp about 400 times a second: it held its CPU 86-90% of
+ * the time, levelled off at util_avg 975-980 and crossed 768 10-19%
+ * after the model, and the ramps had to be left out of make test.
  *
  * Exactly two CPUs: on more, any other CPU that wakes makes three active
  * and brings the 4-core limit in. Where f_2C = f_1C (both shipped
@@ -99,7 +95,6 @@
 #define SAMPLE_US	23000		/* prime to the period (dvfs_pelt_test) */
 #define MODEL_SETTLE_US	600000
 #define TARGETS		3		/* util_avg crossings of a ramp */
-#define MODEL_TARGETS	2		/* held to the model (see above) */
 
 static const struct {
 	const char *key;
@@ -296,8 +291,8 @@ static int test_ramp(void)
 		ts[i].mode = PELT_TIME_SCALING;
 		cs.scale = ts[i].scale;
 		/*
-		 * The model's time to 768 and 30% more (the crossing comes
-		 * 10-19% late; a longer ramp is more often disturbed)
+		 * The model's time to 768 and 30% more: room for a ramp
+		 * behind the model, not so much that it is often disturbed
 		 */
 		limit = 1.3 * pelt_time_to_util(&ts[i], targets[TARGETS - 1], 4e6) / 1000;
 		if (set_reference(i) || two_busy() || ramps(limit, targets, &ts[i], seen)) {
@@ -321,8 +316,6 @@ static int test_ramp(void)
 			fi_info("reference %-3s: util %4.0f after %6.1f ms (%.1f..%.1f; model at scale %u: %5.1f +- %.1f; contribution scaling: %s)\n",
 				refs[i].key, targets[j], got[i][j], seen[j][0], seen[j][RAMPS - 1],
 				ts[i].scale, want, tol, cbuf);
-			if (j >= MODEL_TARGETS)
-				continue;
 			if (got[i][j] < 0 || fabs(got[i][j] - want) > tol) {
 				fi_err("reference %s: util %.0f after %.1f ms of running, want %.1f +- %.1f",
 				       refs[i].key, targets[j], got[i][j], want, tol);
@@ -527,7 +520,6 @@ out:
 	return ret;
 }
 
-/* The ramps only with DVFS_TURBO_REF_RAMPS=1: see the comment at the top */
 static struct fi_test tests[] = {
 	{ "two_busy_cpus_scale_is_f2c_over_the_reference", test_scale },
 	{ "two_busy_cpus_lose_what_clock_pelt_lagged", test_lost_idle },
@@ -569,6 +561,5 @@ int main(void)
 		plat.turbo[LAC], other_cpu, test_cpu);
 	atexit(stop_tasks);
 	atexit(restore_reference);
-	env = getenv("DVFS_TURBO_REF_RAMPS");
-	fi_run_tests(tests, ARRAY_SIZE(tests) - !(env && !strcmp(env, "1")));
+	fi_run_tests(tests, ARRAY_SIZE(tests));
 }

@@ -107,7 +107,10 @@ int dvfs_booted(const char **why)
 	return 0;
 }
 
-/* MSR @msr of CPU @cpu as turbostat reads it: 0, or -errno (-EIO: no such MSR) */
+/*
+ * MSR @msr of CPU @cpu as turbostat reads it, through a descriptor kept
+ * open (fi_fopen_read()): 0, or -errno (-EIO: no such MSR)
+ */
 int dvfs_msr_read(int cpu, unsigned int msr, uint64_t *val)
 {
 	char path[64];
@@ -115,11 +118,10 @@ int dvfs_msr_read(int cpu, unsigned int msr, uint64_t *val)
 	int fd;
 
 	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", cpu);
-	fd = open(path, O_RDONLY);
+	fd = fi_cached_fd(path, false);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	n = pread(fd, val, sizeof(*val), msr);
-	fd = close(fd) ? fd : 0;
 	return n == sizeof(*val) ? 0 : n < 0 ? -errno : -EIO;
 }
 
@@ -164,7 +166,7 @@ int dvfs_read_state(int cpu, const char * const *keys, unsigned long long *vals,
 	FILE *f;
 
 	snprintf(path, sizeof(path), EMU_DIR "/cpu%d/state", cpu);
-	f = fopen(path, "r");
+	f = fi_fopen_read(path);
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
@@ -254,7 +256,7 @@ int dvfs_read_req_time(int cpu, unsigned int *mhz, unsigned long long *us, int m
 	FILE *f;
 
 	snprintf(path, sizeof(path), EMU_DIR "/cpu%d/request_time_us", cpu);
-	f = fopen(path, "r");
+	f = fi_fopen_read(path);
 	if (!f)
 		return -1;
 	while (n < max && fgets(line, sizeof(line), f)) {

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -72,6 +73,164 @@ int fi_online_cpus(int *cpus, int max)
 	return n;
 }
 
+/*
+ * Files the tests sample are kept open: one descriptor per process and
+ * path, read again with pread() from offset 0, which makes seq_file and
+ * kernfs produce the text anew. Opening and closing a file for each
+ * sample costs 6.1 an RCU callback per close (file_free() frees the
+ * struct file with call_rcu(); 6.7 made files SLAB_TYPESAFE_BY_RCU). A
+ * ramp sampling /proc/self/sched that way kept RCU's grace-period kthread
+ * waking on the ramp's CPU: in a 2-CPU Goldmont boot, rcu_sched preempted
+ * the task 160 times in 400 ms and took 20-25 ms of its CPU
+ * (sched_switch trace), util_avg levelled off at 890-970 and crossed 768
+ * after 75-103 ms of running; with the file kept open, 2 preemptions,
+ * util_avg 1024, 768 after 65-70 ms (the model: 67.0 ms). A file that
+ * cannot be read at an offset (debugfs's u64 and other simple_attr files
+ * are nonseekable_open()) is opened for each read, as before.
+ */
+#define FD_CACHE	32
+static struct {
+	pid_t owner;		/* the process that opened it */
+	int fd;			/* -1: no pread(), opened for each read */
+	char path[128];
+} fd_cache[FD_CACHE];
+static int fd_next;
+
+/*
+ * The descriptor of @path kept open for this process, or -errno (-ESPIPE:
+ * the file is opened for each read).
+ */
+static int cached_fd(const char *path, bool reopen)
+{
+	pid_t me = getpid();
+	int i, slot = -1, fd;
+
+	for (i = 0; i < FD_CACHE; i++) {
+		if (fd_cache[i].owner != me || strcmp(fd_cache[i].path, path))
+			continue;
+		if (!reopen)
+			return fd_cache[i].fd < 0 ? -ESPIPE : fd_cache[i].fd;
+		if (fd_cache[i].fd >= 0)
+			close(fd_cache[i].fd);
+		fd_cache[i].owner = 0;
+		slot = i;
+		break;
+	}
+	if (strlen(path) >= sizeof(fd_cache[0].path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (slot < 0) {
+		/* A free slot, one a parent left (a copy: close it), or the next */
+		for (i = 0; i < FD_CACHE && slot < 0; i++)
+			if (fd_cache[i].owner != me)
+				slot = i;
+		if (slot < 0)
+			slot = fd_next++ % FD_CACHE;
+		if (fd_cache[slot].owner && fd_cache[slot].fd >= 0)
+			close(fd_cache[slot].fd);
+	}
+	fd_cache[slot].owner = me;
+	fd_cache[slot].fd = fd;
+	snprintf(fd_cache[slot].path, sizeof(fd_cache[slot].path), "%s", path);
+	return fd;
+}
+
+/* @path, kept open as @fd, cannot be read at an offset: open it for each read */
+static void set_no_pread(int fd)
+{
+	int i;
+
+	for (i = 0; i < FD_CACHE; i++) {
+		if (fd_cache[i].owner == getpid() && fd_cache[i].fd == fd) {
+			close(fd);
+			fd_cache[i].fd = -1;
+		}
+	}
+}
+
+/* pread() all of @fd from 0 into a buffer grown as needed: its length, or -errno */
+static ssize_t read_all(int fd, char **buf, size_t *size)
+{
+	size_t len = 0;
+	ssize_t n;
+
+	for (;;) {
+		if (len + 1 >= *size) {
+			size_t want = *size ? 2 * *size : 16384;
+			char *p = realloc(*buf, want);
+
+			if (!p)
+				return -ENOMEM;
+			*buf = p;
+			*size = want;
+		}
+		n = pread(fd, *buf + len, *size - len - 1, len);
+		if (n < 0)
+			return -errno;
+		len += n;
+		/* Short: the end (seq_file fills what is asked while it has more) */
+		if (len + 1 < *size)
+			break;
+	}
+	(*buf)[len] = 0;
+	return len;
+}
+
+/*
+ * The text of @path, read through its kept descriptor, as a stream to
+ * read and fclose() (an in-memory one: fmemopen()). A read that fails
+ * (the task has exited and its pid was taken again, the file was removed
+ * and made again) opens the file once more. NULL with errno set.
+ * For a file that cannot be read at an offset, fopen().
+ */
+FILE *fi_fopen_read(const char *path)
+{
+	static char *buf;
+	static size_t size;
+	ssize_t len = -ENOENT;
+	int tries, fd;
+	FILE *f;
+
+	for (tries = 0; tries < 2; tries++) {
+		fd = cached_fd(path, tries > 0);
+		if (fd == -ESPIPE)
+			return fopen(path, "r");
+		if (fd < 0) {
+			len = fd;
+			break;
+		}
+		len = read_all(fd, &buf, &size);
+		if (len == -ESPIPE) {
+			set_no_pread(fd);
+			return fopen(path, "r");
+		}
+		if (len >= 0)
+			break;
+	}
+	if (len < 0) {
+		errno = -len;
+		return NULL;
+	}
+	f = fmemopen(NULL, len + 1, "w+");
+	if (!f)
+		return NULL;
+	if (fwrite(buf, 1, len, f) != len) {
+		fclose(f);
+		errno = EIO;
+		return NULL;
+	}
+	rewind(f);
+	return f;
+}
+
+/* The same descriptor, for pread() at an offset of its own (e.g. an MSR). */
+int fi_cached_fd(const char *path, bool reopen)
+{
+	return cached_fd(path, reopen);
+}
+
 /* The value text of a "name : value" line of /proc/PID/sched, if @line is @field's. */
 static const char *sched_line_value(const char *line, const char *field)
 {
@@ -106,7 +265,7 @@ static int fi_sched_value(pid_t pid, const char *field, char *val, size_t size)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/sched", pid ? pid : getpid());
-	f = fopen(path, "r");
+	f = fi_fopen_read(path);
 	if (!f)
 		return -errno;
 	while (!v && fgets(line, sizeof(line), f))
@@ -190,7 +349,7 @@ static int read_pelt_once(pid_t pid, struct fi_pelt *r)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/sched", pid ? pid : getpid());
-	f = fopen(path, "r");
+	f = fi_fopen_read(path);
 	if (!f)
 		return -errno;
 	while (found != all && fgets(line, sizeof(line), f)) {
@@ -426,7 +585,7 @@ bool fi_have_sched_debug(void)
 /* Read the first line of @path, without its newline. Returns 0 or -errno. */
 int fi_read_line(const char *path, char *buf, size_t size)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = fi_fopen_read(path);
 	int ret = 0;
 
 	if (!f)
@@ -605,7 +764,7 @@ int fi_read_clocks(int cpu, unsigned long long *cpu_scale,
 	int ret = -ENOENT;
 	FILE *f;
 
-	f = fopen(FI_DEBUGFS "/cpus", "r");
+	f = fi_fopen_read(FI_DEBUGFS "/cpus");
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 /* Report a failed check with file:line and what was expected. */
@@ -67,6 +68,8 @@ bool fi_have_sched_debug(void);
 
 int fi_read_u64(const char *path, uint64_t *val);
 int fi_read_line(const char *path, char *buf, size_t size);
+FILE *fi_fopen_read(const char *path);
+int fi_cached_fd(const char *path, bool reopen);
 int fi_write_str(const char *path, const char *val);
 
 #define FI_DEBUGFS	"/sys/kernel/debug/sched/freq_invariance"

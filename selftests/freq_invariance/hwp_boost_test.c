@@ -93,7 +93,7 @@ static uint64_t ups(const struct boost_row *r)
 static int read_row(int cpu, struct boost_row *r)
 {
 	char line[256];
-	FILE *f = fopen(TABLE, "r");
+	FILE *f = fi_fopen_read(TABLE);
 	int c, ret = -ENOENT;
 
 	if (!f)
@@ -187,7 +187,7 @@ static int sample_io(uint64_t us)
 static int read_loc(int cpu, unsigned long long *n)
 {
 	char line[4096], *p;
-	FILE *f = fopen("/proc/interrupts", "r");
+	FILE *f = fi_fopen_read("/proc/interrupts");
 	int i, ret = -1;
 
 	if (!f)

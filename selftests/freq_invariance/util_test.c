@@ -290,7 +290,7 @@ static int wait_sleeping_state(pid_t pid, int ms, char *state)
 	*state = '?';
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
 	do {
-		f = fopen(path, "r");
+		f = fi_fopen_read(path);
 		if (!f)
 			return -1;
 		p = fgets(buf, sizeof(buf), f);
