@@ -73,8 +73,8 @@ KUNIT_SUITES := intel_pstate_hwp_boost x86_dvfs_emu
 # hwp_boost_test needs Intel HWP, which QEMU never has: the emulated
 # platform's HWP gives it (HWP_BOOT); the dvfs_*
 # tests need the emulated DVFS platform, which has boots of its own
-# (DVFS_BOOT, NOTRL_BOOT, SKX_BOOT, GLM_BOOT, TURBO_OFF_BOOT, HWP_BOOT,
-# HWP_PASSIVE_BOOT, SLOWDOWN_BOOT) where nothing may skip. Any other
+# (DVFS_BOOT, NOTRL_BOOT, SKX_BOOT, GLM_BOOT, E3_BOOT, TURBO_OFF_BOOT,
+# HWP_BOOT, HWP_PASSIVE_BOOT, SLOWDOWN_BOOT) where nothing may skip. Any other
 # skip fails make test.
 EXPECTED_SKIPS := hwp_boost_test dvfs_test dvfs_boot_test dvfs_pelt_test \
 		  dvfs_slowdown_test dvfs_wobbly_test dvfs_turbo_ref_test \
@@ -123,6 +123,12 @@ TURBO_OFF_BOOT := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2
 		  APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 dvfs_emu_turbo_disabled)"
 BOOT_REF_TESTS := dvfs_boot_test
 REF_TESTS := $(BOOT_REF_TESTS) dvfs_turbo_ref_test dvfs_schedutil_test
+# The experiment on the other shipped profile, e3-1240v5 (its 1-core and
+# 2-core turbo equal, 200 MHz above the all-core limit), on a Kaby Lake,
+# whose boot code reads the same layout as that Skylake's.
+E3_BOOT  := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2 \
+	    APPEND="$(strip $(APPEND) dvfs_emu=e3-1240v5)"
+E3_TESTS := $(BOOT_REF_TESTS) dvfs_turbo_ref_test
 # The platform with HWP (dvfs_emu_hwp): intel_pstate loads in active mode
 # with HWP (its HWP support matches any family 6 part) and the platform's
 # own cpufreq driver does not register, so that hwp_boost_test runs, on
@@ -263,6 +269,7 @@ define dvfs-boots
 	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-notrl,$(GUEST_TIMEOUT),$(1),$(NOTRL_BOOT),$(NOTRL_TESTS),emulated-DVFS boot without turbo ratios)
 	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-skx,$(GUEST_TIMEOUT),$(1),$(SKX_BOOT),$(REF_TESTS),emulated-DVFS Skylake-X boot)
 	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-glm,$(GUEST_TIMEOUT),$(1),$(GLM_BOOT),$(REF_TESTS),emulated-DVFS Goldmont boot)
+	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-e3,$(GUEST_TIMEOUT),$(1),$(E3_BOOT),$(E3_TESTS),emulated-DVFS Xeon E3 boot)
 	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-turbo-off,$(GUEST_TIMEOUT),$(1),$(TURBO_OFF_BOOT),$(BOOT_REF_TESTS),emulated-DVFS boot with turbo disabled)
 	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-hwp,$(GUEST_TIMEOUT),$(1),$(HWP_BOOT),$(HWP_TESTS),emulated-DVFS boot with HWP)
 	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-hwp-passive,$(GUEST_TIMEOUT),$(1),$(HWP_PASSIVE_BOOT),$(HWP_PASSIVE_TESTS),emulated-DVFS boot with HWP in passive mode)
