@@ -279,7 +279,7 @@ endef
 ## test            the build with check-host beside it, then the kselftests and
 ##                 KUnit suites in the guest,
 ##                 then the emulated-DVFS tests in boots of their own (4 CPUs;
-##                 2 without turbo ratios; 2 for each part and turbo setting;
+##                 2 without turbo ratios; 2 for each part, profile and turbo setting;
 ##                 2 with HWP under intel_pstate, active, and passive; one
 ##                 under -icount for the slowdown)
 # check-host beside the build (once the series is applied: its tests read

@@ -52,15 +52,16 @@
  * A ramp samples its own /proc/self/sched through a descriptor kept
  * open (fi_fopen_read()). Opened for each read, as first written, on 6.1
  * each closed file queued an RCU callback, and RCU's grace-period kthread
- * preempted the ramp about 400 times a second: it held its CPU 86-90% of
- * the time, levelled off at util_avg 975-980 and crossed 768 10-19%
- * after the model, and the ramps had to be left out of make test.
+ * preempted the ramp about 400 times a second: in make test's boots it
+ * held its CPU 86-90% of the time and crossed 768 10-19% after the
+ * model, and the ramps had to be left out of make test.
  *
  * Exactly two CPUs: on more, any other CPU that wakes makes three active
  * and brings the 4-core limit in. Where f_2C = f_1C (both shipped
  * profiles) the first part is the full-speed case for every reference;
- * make test boots it on e5-2670v3 (the Skylake-X boot) and on a platform
- * with a steep turbo curve (the Goldmont boot, 1-core reference).
+ * make test boots it on both (e5-2670v3 in the Skylake-X boot, e3-1240v5
+ * in the Xeon E3 boot) and on a platform with a steep turbo curve (the
+ * Goldmont boot, 1-core reference).
  * DVFS_TURBO_REF_ASSUME=1c|4c|all computes the expected scales as if that
  * reference were in force whatever is set (the control runs): "4c" fails
  * the 1-core rows where f_2C < f_1C (the steep platform only) and the
