@@ -109,9 +109,10 @@ NOTRL_TESTS := dvfs_pelt_test dvfs_schedutil_test
 # and Goldmont list their turbo limits by groups of cores; without HWP
 # intel_pstate drives them, so it is disabled for the platform's driver.
 # The article's turbo reference experiment (dvfs_turbo_ref_test, which
-# needs exactly two CPUs) runs in the Skylake-X boot and in the Goldmont
+# needs exactly two CPUs) runs in the Skylake-X boot, in the Goldmont
 # boot, whose boot code takes the 1-core turbo as the reference (Lelli's
-# case), on the steep platform. schedutil's request
+# case), on the steep platform, and in the Xeon E3 boot (below): on each
+# shipped profile and the steep one. schedutil's request
 # (dvfs_schedutil_test) runs in both: with f_1C / f_ref = 1.107 (4-core
 # reference) and 1 (1-core); its feedback loop runs without invariance,
 # in the boot without turbo ratios.

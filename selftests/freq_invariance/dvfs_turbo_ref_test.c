@@ -49,7 +49,7 @@
  * short bursts is not exact: what a CPU owes for the wakeups it serves in
  * idle is paid by the task at its next tick).
  *
- * A ramp samples its own /proc/self/sched through a descriptor kept
+ * A ramp samples its own /proc/PID/sched through a descriptor kept
  * open (fi_fopen_read()). Opened for each read, as first written, on 6.1
  * each closed file queued an RCU callback, and RCU's grace-period kthread
  * preempted the ramp about 400 times a second: in make test's boots it

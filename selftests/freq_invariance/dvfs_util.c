@@ -109,7 +109,7 @@ int dvfs_booted(const char **why)
 
 /*
  * MSR @msr of CPU @cpu as turbostat reads it, through a descriptor kept
- * open (fi_fopen_read()): 0, or -errno (-EIO: no such MSR)
+ * open (fi_cached_fd()): 0, or -errno (-EIO: no such MSR)
  */
 int dvfs_msr_read(int cpu, unsigned int msr, uint64_t *val)
 {

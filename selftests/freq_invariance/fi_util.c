@@ -79,26 +79,28 @@ int fi_online_cpus(int *cpus, int max)
  * kernfs produce the text anew. Opening and closing a file for each
  * sample costs 6.1 an RCU callback per close (file_free() frees the
  * struct file with call_rcu(); 6.7 made files SLAB_TYPESAFE_BY_RCU). A
- * ramp sampling /proc/self/sched that way kept RCU's grace-period kthread
+ * ramp sampling its /proc/PID/sched that way kept RCU's grace-period kthread
  * waking on the ramp's CPU: in a 2-CPU Goldmont boot, rcu_sched preempted
  * the task 160 times in 400 ms and took 20-25 ms of its CPU
  * (sched_switch trace), util_avg levelled off at 890-970 and crossed 768
  * after 75-103 ms of running; with the file kept open, 2 preemptions,
  * util_avg 1024, 768 after 65-70 ms (the model: 67.0 ms). A file that
  * cannot be read at an offset (debugfs's u64 and other simple_attr files
- * are nonseekable_open()) is opened for each read, as before.
+ * are nonseekable_open()) is opened for each read, as before, and so is
+ * one whose path does not fit a slot. fi_fork()'s child starts with no
+ * files kept (it closes its copies of its parent's).
  */
-#define FD_CACHE	32
+#define FD_CACHE	64
 static struct {
 	pid_t owner;		/* the process that opened it */
 	int fd;			/* -1: no pread(), opened for each read */
 	char path[128];
 } fd_cache[FD_CACHE];
-static int fd_next;
+static unsigned int fd_next;
 
 /*
  * The descriptor of @path kept open for this process, or -errno (-ESPIPE:
- * the file is opened for each read).
+ * the file is opened for each read; -ENAMETOOLONG: the path does not fit).
  */
 static int cached_fd(const char *path, bool reopen)
 {
@@ -150,7 +152,23 @@ static void set_no_pread(int fd)
 	}
 }
 
-/* pread() all of @fd from 0 into a buffer grown as needed: its length, or -errno */
+/* This process's copies of the files its parent kept: closed, forgotten */
+static void forget_files(void)
+{
+	int i;
+
+	for (i = 0; i < FD_CACHE; i++) {
+		if (fd_cache[i].owner && fd_cache[i].fd >= 0)
+			close(fd_cache[i].fd);
+		fd_cache[i].owner = 0;
+	}
+}
+
+/*
+ * pread() all of @fd from 0 into a buffer grown as needed, until a read
+ * returns nothing (seq_file returns a page's worth of whole records at a
+ * time: a short read is not the end): its length, or -errno.
+ */
 static ssize_t read_all(int fd, char **buf, size_t *size)
 {
 	size_t len = 0;
@@ -169,10 +187,9 @@ static ssize_t read_all(int fd, char **buf, size_t *size)
 		n = pread(fd, *buf + len, *size - len - 1, len);
 		if (n < 0)
 			return -errno;
-		len += n;
-		/* Short: the end (seq_file fills what is asked while it has more) */
-		if (len + 1 < *size)
+		if (!n)
 			break;
+		len += n;
 	}
 	(*buf)[len] = 0;
 	return len;
@@ -182,8 +199,10 @@ static ssize_t read_all(int fd, char **buf, size_t *size)
  * The text of @path, read through its kept descriptor, as a stream to
  * read and fclose() (an in-memory one: fmemopen()). A read that fails
  * (the task has exited and its pid was taken again, the file was removed
- * and made again) opens the file once more. NULL with errno set.
- * For a file that cannot be read at an offset, fopen().
+ * and made again) opens the file once more. NULL with errno set, the
+ * kernel's (fgets() on a stdio stream gave a read error as -EIO). For a
+ * file that cannot be read at an offset, or whose path does not fit,
+ * fopen().
  */
 FILE *fi_fopen_read(const char *path)
 {
@@ -195,7 +214,7 @@ FILE *fi_fopen_read(const char *path)
 
 	for (tries = 0; tries < 2; tries++) {
 		fd = cached_fd(path, tries > 0);
-		if (fd == -ESPIPE)
+		if (fd == -ESPIPE || fd == -ENAMETOOLONG)
 			return fopen(path, "r");
 		if (fd < 0) {
 			len = fd;
@@ -216,7 +235,7 @@ FILE *fi_fopen_read(const char *path)
 	f = fmemopen(NULL, len + 1, "w+");
 	if (!f)
 		return NULL;
-	if (fwrite(buf, 1, len, f) != len) {
+	if (fwrite(buf, 1, len, f) != (size_t)len) {
 		fclose(f);
 		errno = EIO;
 		return NULL;
@@ -225,7 +244,11 @@ FILE *fi_fopen_read(const char *path)
 	return f;
 }
 
-/* The same descriptor, for pread() at an offset of its own (e.g. an MSR). */
+/*
+ * The same descriptor, for pread() at an offset of its own (e.g. an MSR),
+ * valid until the next call here or to fi_fopen_read() (which may close
+ * it to make room): use it at once.
+ */
 int fi_cached_fd(const char *path, bool reopen)
 {
 	return cached_fd(path, reopen);
@@ -802,6 +825,7 @@ pid_t fi_fork(void)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)	/* died before prctl() */
 			_exit(1);
+		forget_files();
 	}
 	return pid;
 }
@@ -872,6 +896,7 @@ pid_t fi_find_task(const char *comm)
 	struct dirent *d;
 	pid_t pid = 0;
 	DIR *dir;
+	FILE *f;
 
 	dir = opendir("/proc");
 	if (!dir)
@@ -879,9 +904,14 @@ pid_t fi_find_task(const char *comm)
 	while (!pid && (d = readdir(dir))) {
 		if (d->d_name[0] < '1' || d->d_name[0] > '9')
 			continue;
+		/* Once each, not sampled: not worth a kept descriptor */
 		snprintf(path, sizeof(path), "/proc/%d/comm", atoi(d->d_name));
-		if (!fi_read_line(path, buf, sizeof(buf)) && !strcmp(buf, comm))
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f) && !strcmp(strtok(buf, "\n") ?: "", comm))
 			pid = atoi(d->d_name);
+		fclose(f);
 	}
 	closedir(dir);
 	return pid;
