@@ -362,9 +362,10 @@ static int test_lost_idle(void)
 		}
 		/*
 		 * A run where the spinner held its CPU less than 90% of the
-		 * time is not of a saturated CPU (under TCG, the first run
-		 * after a test's set-up often, 566 to 868 ms of 1000; a vCPU
-		 * the host stalls also shows so): run it again. So is one
+		 * time is not of a saturated CPU (a vCPU the host stalls
+		 * shows so; so did the first runs, 566 to 896 ms of 1000,
+		 * until fi_saturate() waited for the runner's prefix.pl to
+		 * read what the test had printed): run it again. So is one
 		 * that lost no idle time with its rq's util_avg below
 		 * FI_RQ_SATURATED_UTIL just before the stop (the kernel
 		 * counts lost idle time only for a rq over its bar, not shown

@@ -10,7 +10,9 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -918,6 +920,34 @@ pid_t fi_find_task(const char *comm)
 }
 
 /*
+ * Wait until what this process wrote to stdout has been read, where
+ * stdout is a pipe: the kselftest runner's prefix.pl reads it one byte
+ * per read() and writes each byte on, to tee and the console. Under TCG
+ * the lines a test printed just before a measurement kept perl (and tee)
+ * busy for 0.2-0.4 s, on the CPU being measured when the test's own CPU
+ * was busy: in a Goldmont boot, perl took 358 and 191 ms of the first two
+ * 1 s saturations of dvfs_turbo_ref_test's 1-core case (sched_switch
+ * trace; the spinner ran 760 ms of 1000 in each), and none when the test
+ * ran outside the runner. Then 20 ms more for the last bytes to pass tee
+ * (about 70 us a byte for perl under TCG: tee is at most a few hundred
+ * bytes behind); at most 2 s in all.
+ */
+void fi_drain_output(void)
+{
+	uint64_t end = fi_now_us() + 2000000;
+	struct stat st;
+	int n;
+
+	fflush(stdout);
+	fflush(stderr);
+	if (fstat(STDOUT_FILENO, &st) || !S_ISFIFO(st.st_mode))
+		return;
+	while (!ioctl(STDOUT_FILENO, FIONREAD, &n) && n > 0 && fi_now_us() < end)
+		fi_sleep_us(5000);
+	fi_sleep_us(20000);
+}
+
+/*
  * A spinner on @cpu from util_avg 0 (a new task) until its util_avg is 95%
  * of 1024 or 2 s have passed, and on until @run_us in all; then it blocks
  * and the CPU idles. Idle time is only lost once the rq's util_sum
@@ -939,6 +969,7 @@ int fi_saturate(int cpu, double run_us, struct fi_saturation *r)
 	snprintf(path, sizeof(path), FI_DEBUGFS "/cpu%d/lost_idle_time", cpu);
 	r->util = 0;
 	r->rq_util = 0;
+	fi_drain_output();
 	if (fi_read_u64(path, &lost0) || pipe(fds))
 		return -1;
 	/*

@@ -111,6 +111,7 @@ struct fi_saturation {
 #define FI_RQ_SATURATED_UTIL	1023
 
 int fi_saturate(int cpu, double run_us, struct fi_saturation *r);
+void fi_drain_output(void);
 
 pid_t fi_fork(void);
 void fi_teardown_on_signals(void);
