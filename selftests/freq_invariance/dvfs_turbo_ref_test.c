@@ -363,7 +363,7 @@ static int test_lost_idle(void)
 		/*
 		 * A run where the spinner held its CPU less than 90% of the
 		 * time is not of a saturated CPU (a vCPU the host stalls
-		 * shows so; so did the first runs, 566 to 896 ms of 1000,
+		 * shows so; so did the first runs, 566 to 900 ms of 1000,
 		 * until fi_saturate() waited for the runner's prefix.pl to
 		 * read what the test had printed): run it again. So is one
 		 * that lost no idle time with its rq's util_avg below

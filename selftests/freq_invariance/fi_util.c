@@ -922,15 +922,16 @@ pid_t fi_find_task(const char *comm)
 /*
  * Wait until what this process wrote to stdout has been read, where
  * stdout is a pipe: the kselftest runner's prefix.pl reads it one byte
- * per read() and writes each byte on, to tee and the console. Under TCG
+ * per read() and writes each byte on to tee, which writes it to the
+ * results file and the console. Under TCG
  * the lines a test printed just before a measurement kept perl (and tee)
  * busy for 0.2-0.4 s, on the CPU being measured when the test's own CPU
  * was busy: in a Goldmont boot, perl took 358 and 191 ms of the first two
  * 1 s saturations of dvfs_turbo_ref_test's 1-core case (sched_switch
- * trace; the spinner ran 760 ms of 1000 in each), and none when the test
+ * trace; the spinner ran 754 and 760 ms of 1000), and none when the test
  * ran outside the runner. Then 20 ms more for the last bytes to pass tee
  * (about 70 us a byte for perl under TCG: tee is at most a few hundred
- * bytes behind); at most 2 s in all.
+ * bytes behind); about 2 s at most.
  */
 void fi_drain_output(void)
 {
