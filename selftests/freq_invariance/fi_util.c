@@ -607,10 +607,9 @@ bool fi_have_sched_debug(void)
 	return fi_read_sched_field(0, "se.avg.util_avg", &v) == 0;
 }
 
-/* Read the first line of @path, without its newline. Returns 0 or -errno. */
-int fi_read_line(const char *path, char *buf, size_t size)
+/* The first line of @f (closed), without its newline: 0 or -errno */
+static int first_line(FILE *f, char *buf, size_t size)
 {
-	FILE *f = fi_fopen_read(path);
 	int ret = 0;
 
 	if (!f)
@@ -621,6 +620,12 @@ int fi_read_line(const char *path, char *buf, size_t size)
 		buf[strcspn(buf, "\n")] = 0;
 	fclose(f);
 	return ret;
+}
+
+/* Read the first line of @path, without its newline. Returns 0 or -errno. */
+int fi_read_line(const char *path, char *buf, size_t size)
+{
+	return first_line(fi_fopen_read(path), buf, size);
 }
 
 /* Read one unsigned number from @path. -EINVAL if it holds anything else. */
@@ -898,7 +903,6 @@ pid_t fi_find_task(const char *comm)
 	struct dirent *d;
 	pid_t pid = 0;
 	DIR *dir;
-	FILE *f;
 
 	dir = opendir("/proc");
 	if (!dir)
@@ -908,12 +912,8 @@ pid_t fi_find_task(const char *comm)
 			continue;
 		/* Once each, not sampled: not worth a kept descriptor */
 		snprintf(path, sizeof(path), "/proc/%d/comm", atoi(d->d_name));
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(buf, sizeof(buf), f) && !strcmp(strtok(buf, "\n") ?: "", comm))
+		if (!first_line(fopen(path, "r"), buf, sizeof(buf)) && !strcmp(buf, comm))
 			pid = atoi(d->d_name);
-		fclose(f);
 	}
 	closedir(dir);
 	return pid;
