@@ -169,16 +169,29 @@ ROOTFS_BUILD ?= rootfs/build
 	check-host test test-dvfs run shell bench experiment export-patches check-prefixes \
 	clean
 
-# The kernel, the rootfs and the selftests at once (debootstrap waits on
-# the network and the disk, the kernel on the CPUs; cold, the rootfs and
-# the selftests are then nearly free), their output after the kernel's.
-all: deps $(SERIES_STAMP)
+# $(call build-all,BESIDE,THEN): the kernel, the rootfs and the selftests.
+# The kernel's path (tree, series, config, kernel) uses one CPU until the
+# config is made: the rootfs (debootstrap waits on the network and the
+# disk) starts at once beside it, the selftests and BESIDE (shell
+# commands, started in the background) once the config is made, beside
+# the kernel's build. Their output after the kernel's; then THEN, with
+# the status so far in $$rc.
+define build-all
 	@mkdir -p $(BUILD); \
 	$(MAKE) --no-print-directory rootfs > $(BUILD)/rootfs.log 2>&1 & rootfs=$$!; \
-	$(MAKE) --no-print-directory selftests > $(BUILD)/selftests.log 2>&1 & st=$$!; \
-	rc=0; $(MAKE) --no-print-directory kernel || rc=$$?; \
+	rc=0; $(MAKE) --no-print-directory config || rc=$$?; \
+	if [ $$rc -eq 0 ]; then \
+		$(MAKE) --no-print-directory selftests > $(BUILD)/selftests.log 2>&1 & st=$$!; \
+		$(1) \
+		$(MAKE) --no-print-directory kernel || rc=$$?; \
+		wait $$st || rc=1; cat $(BUILD)/selftests.log; \
+	fi; \
 	wait $$rootfs || rc=1; cat $(BUILD)/rootfs.log; \
-	wait $$st || rc=1; cat $(BUILD)/selftests.log; exit $$rc
+	$(2)
+endef
+
+all: deps
+	$(call build-all,,exit $$rc)
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
@@ -283,17 +296,18 @@ endef
 ##                 2 without turbo ratios; 2 for each part, profile and turbo setting;
 ##                 2 with HWP under intel_pstate, active, and passive; one
 ##                 under -icount for the slowdown)
-# check-host beside the build (once the series is applied: its tests read
+# check-host beside the build (once the config is made: its tests read
 # the tree's Kconfig), its output after the build's; a failure shows when
 # it happens, and fails make test once the build is done.
-test: deps $(SERIES_STAMP)
-	@mkdir -p $(BUILD); \
-	{ $(MAKE) --no-print-directory check-host > $(BUILD)/check-host.log 2>&1 || \
-	  { cat $(BUILD)/check-host.log; echo "make test: check-host FAILED (above); the build goes on" >&2; exit 1; }; } & \
-	host=$$!; rc=0; $(MAKE) --no-print-directory all || rc=$$?; \
-	if wait $$host; then cat $(BUILD)/check-host.log; else rc=1; fi; \
+test: deps
+	$(call build-all,{ $(MAKE) --no-print-directory check-host > $(BUILD)/check-host.log 2>&1 || \
+		  { cat $(BUILD)/check-host.log; echo "make test: check-host FAILED (above); the build goes on" >&2; exit 1; }; } & \
+		host=$$!;,\
+	if [ $$rc -eq 0 ]; then \
+		if wait $$host; then cat $(BUILD)/check-host.log; else rc=1; fi; \
+	fi; \
 	[ $$rc -eq 0 ] || echo "make test: FAIL before the guests (check-host or the build)" >&2; \
-	exit $$rc
+	exit $$rc)
 	$(call guest-test,$(KERNEL),$(RESULTS)/test,$(GUEST_TIMEOUT),make test)
 	$(call dvfs-boots,make test)
 
