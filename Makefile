@@ -5,7 +5,7 @@
 #
 #   make run      build what is missing, boot, show what the series adds
 #   make test     the build with the host checks beside it, then the
-#                 kselftests in nine guests
+#                 kselftests in ten guests
 #   make help     every target
 #
 # KVER=6.12 does the same on Debian's linux-source-6.12 with the port of
@@ -173,14 +173,17 @@ ROOTFS_BUILD ?= rootfs/build
 # The kernel's path (tree, series, config, kernel) uses one CPU until the
 # config is made: the rootfs (debootstrap waits on the network and the
 # disk) starts at once beside it, the selftests and BESIDE (shell
-# commands, started in the background) once the config is made, beside
-# the kernel's build. Their output after the kernel's; then THEN, with
-# the status so far in $$rc.
+# commands, started in the background; make test's sets $$host) once the
+# config is made, beside the kernel's build. Their output after the
+# kernel's, the selftests' then the rootfs's; then THEN, with the status
+# so far in $$rc.
 define build-all
 	@mkdir -p $(BUILD); \
 	$(MAKE) --no-print-directory rootfs > $(BUILD)/rootfs.log 2>&1 & rootfs=$$!; \
-	rc=0; $(MAKE) --no-print-directory config || rc=$$?; \
-	if [ $$rc -eq 0 ]; then \
+	rc=0; host=; $(MAKE) --no-print-directory config || rc=$$?; \
+	if [ $$rc -ne 0 ]; then \
+		echo "make: the series or the config failed (above); waiting for the rootfs" >&2; \
+	else \
 		$(MAKE) --no-print-directory selftests > $(BUILD)/selftests.log 2>&1 & st=$$!; \
 		$(1) \
 		$(MAKE) --no-print-directory kernel || rc=$$?; \
@@ -303,7 +306,7 @@ test: deps
 	$(call build-all,{ $(MAKE) --no-print-directory check-host > $(BUILD)/check-host.log 2>&1 || \
 		  { cat $(BUILD)/check-host.log; echo "make test: check-host FAILED (above); the build goes on" >&2; exit 1; }; } & \
 		host=$$!;,\
-	if [ $$rc -eq 0 ]; then \
+	if [ -n "$$host" ]; then \
 		if wait $$host; then cat $(BUILD)/check-host.log; else rc=1; fi; \
 	fi; \
 	[ $$rc -eq 0 ] || echo "make test: FAIL before the guests (check-host or the build)" >&2; \
