@@ -443,7 +443,7 @@ int fi_read_pelt(pid_t pid, struct fi_pelt *r)
  * Start a ramp of the calling task from util_avg 0 (or at most @max), and
  * return in @ran0 its running time at the wakeup, where the ramp starts,
  * and in @util0 its util_avg then. The task sleeps until what it
- * inherited has decayed (600 ms, 18 half-lives), then reads its sched file
+ * inherited has decayed (RAMP_DECAY_US), then reads its sched file
  * at once: until PELT next updates it, the file still shows
  * sum_exec_runtime as the sleep left it, and util_avg 0. If a tick came
  * first (util_avg > 0: the read would miss up to a tick of running), it
@@ -455,6 +455,13 @@ int fi_read_pelt(pid_t pid, struct fi_pelt *r)
  * would count what the task ran after that read and before it slept: 1
  * to 7 ms under TCG.
  */
+/*
+ * 11 half-lives of PELT (32 periods of 1024 us each): a util_avg of 1024
+ * decays to 0.5, which util_avg rounds down to 0; what is left of it
+ * moves a crossing of 256 by 0.02 ms.
+ */
+#define RAMP_DECAY_US	(11 * 32 * 1024)
+
 int fi_ramp_start(long long max, long long *ran0, long long *util0)
 {
 	int tries;
@@ -462,7 +469,7 @@ int fi_ramp_start(long long max, long long *ran0, long long *util0)
 	for (tries = 0; tries < 20; tries++) {
 		if (fi_read_util_ran(util0, ran0))
 			return -1;
-		fi_sleep_us(600000);
+		fi_sleep_us(RAMP_DECAY_US);
 		if (fi_read_util_ran(util0, ran0))
 			return -1;
 		if (*util0 <= max)
@@ -504,7 +511,7 @@ static int read_full(int fd, void *buf, size_t len)
 enum { RAMP_OK, RAMP_PIN, RAMP_START, RAMP_READ, RAMP_FULL, RAMP_PIPE };
 static const char * const ramp_why[] = {
 	[RAMP_PIN]	= "the child could not pin itself to the CPU",
-	[RAMP_START]	= "the child's util_avg read above start_max after 20 sleeps of 600 ms",
+	[RAMP_START]	= "the child's util_avg read above start_max after 20 sleeps of 360 ms",
 	[RAMP_READ]	= "the child could not read /proc/self/sched",
 	[RAMP_FULL]	= "more than FI_RAMP_MAX samples",
 	[RAMP_PIPE]	= "the child could not write its samples",
