@@ -11,8 +11,8 @@
 # KVER=6.12 does the same on Debian's linux-source-6.12 with the port of
 # the series (patches/6.12/), in build/*-6.12 (README "Two bases").
 #
-# The pipeline, top to bottom: deps -> tree -> series -> config -> kernel,
-# selftests, rootfs -> guest. Build output lives in build/ (make clean);
+# The pipeline, top to bottom: deps -> tree -> series -> config -> kernel
+# and selftests -> guest, the rootfs built from the start beside them. Build output lives in build/ (make clean);
 # ccache and the rootfs image live in CACHE, outside the clone.
 
 # The base tree: Debian's linux-source-$(KVER). 6.1 is the default; each

@@ -23,6 +23,7 @@
 
 #include "kselftest.h"
 #include "fi_util.h"
+#include "pelt_model.h"
 
 uint64_t fi_now_us(void)
 {
@@ -440,6 +441,14 @@ int fi_read_pelt(pid_t pid, struct fi_pelt *r)
 }
 
 /*
+ * 11 half-lives of PELT (32 periods of 1.048576 ms each), 369 ms: a
+ * util_avg of 1024 decays to 0.5, which util_avg rounds down to 0; what
+ * is left of it moves a crossing earlier by 0.05 ms at most (at scale
+ * 512). A new task starts at 512 at most.
+ */
+#define RAMP_DECAY_US	(11 * PELT_HALFLIFE * PELT_PERIOD_US)
+
+/*
  * Start a ramp of the calling task from util_avg 0 (or at most @max), and
  * return in @ran0 its running time at the wakeup, where the ramp starts,
  * and in @util0 its util_avg then. The task sleeps until what it
@@ -455,13 +464,6 @@ int fi_read_pelt(pid_t pid, struct fi_pelt *r)
  * would count what the task ran after that read and before it slept: 1
  * to 7 ms under TCG.
  */
-/*
- * 11 half-lives of PELT (32 periods of 1024 us each): a util_avg of 1024
- * decays to 0.5, which util_avg rounds down to 0; what is left of it
- * moves a crossing of 256 by 0.02 ms.
- */
-#define RAMP_DECAY_US	(11 * 32 * 1024)
-
 int fi_ramp_start(long long max, long long *ran0, long long *util0)
 {
 	int tries;
@@ -511,7 +513,7 @@ static int read_full(int fd, void *buf, size_t len)
 enum { RAMP_OK, RAMP_PIN, RAMP_START, RAMP_READ, RAMP_FULL, RAMP_PIPE };
 static const char * const ramp_why[] = {
 	[RAMP_PIN]	= "the child could not pin itself to the CPU",
-	[RAMP_START]	= "the child's util_avg read above start_max after 20 sleeps of 360 ms",
+	[RAMP_START]	= "the child's util_avg read above start_max after 20 sleeps of 369 ms",
 	[RAMP_READ]	= "the child could not read /proc/self/sched",
 	[RAMP_FULL]	= "more than FI_RAMP_MAX samples",
 	[RAMP_PIPE]	= "the child could not write its samples",
@@ -532,6 +534,12 @@ int fi_ramp(int cpu, double limit_ms, struct fi_ramp *r, const char **why)
 	uint64_t t0;
 	pid_t pid;
 
+	/*
+	 * What the caller printed is read by the runner's processes, which
+	 * may run on @cpu while the child sleeps there (fi_drain_output()):
+	 * the decay would be slower, and the sleep longer.
+	 */
+	fi_drain_output();
 	*why = "pipe() or fork() failed";
 	if (pipe(fds))
 		return -1;
