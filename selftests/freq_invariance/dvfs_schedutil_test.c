@@ -721,9 +721,12 @@ out:
  * Where the work lands is noisy: fresh-clone runs saw the 67% case's w at
  * 0.78, 0.50 and 0.77 c in three runs (its window, where the models part
  * and w is far enough from 6.1's runaway, is 0.62 c to 0.71 c:
- * KERNELS_W_MAX), and the 45% case's end at 0.86 c
+ * KERNELS_W_MAX), and the 45% case's end at 0.86 c. Near the runaway w
+ * jumps: one 45% case went 0.14, 0.98, 0.34, 0.88 and 0.75 c, the last
+ * three with work within 16% of each other, and ended there after 5
+ * runs. Each run not needed costs nothing.
  */
-#define ATTEMPTS	5
+#define ATTEMPTS	8
 /*
  * The static formula's fixed point with util_est, a burst's end, up to
  * a third above the mean util: 1.25 x 4/3 x w, below c up to w = 0.6 c;
