@@ -12,8 +12,9 @@
 # the series (patches/6.12/), in build/*-6.12 (README "Two bases").
 #
 # The pipeline, top to bottom: deps -> tree -> series -> config -> kernel
-# and selftests -> guest, the rootfs built from the start beside them. Build output lives in build/ (make clean);
-# ccache and the rootfs image live in CACHE, outside the clone.
+# and selftests -> guest, the rootfs built from the start beside them.
+# Build output lives in build/ (make clean); ccache and the rootfs image
+# live in CACHE, outside the clone.
 
 # The base tree: Debian's linux-source-$(KVER). 6.1 is the default; each
 # other base has its own patch set (patches/$(KVER)), tree, objects and

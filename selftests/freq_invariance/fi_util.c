@@ -447,6 +447,7 @@ int fi_read_pelt(pid_t pid, struct fi_pelt *r)
  * 512). A new task starts at 512 at most.
  */
 #define RAMP_DECAY_US	(11 * PELT_HALFLIFE * PELT_PERIOD_US)
+#define RAMP_TRIES	20
 
 /*
  * Start a ramp of the calling task from util_avg 0 (or at most @max), and
@@ -468,7 +469,7 @@ int fi_ramp_start(long long max, long long *ran0, long long *util0)
 {
 	int tries;
 
-	for (tries = 0; tries < 20; tries++) {
+	for (tries = 0; tries < RAMP_TRIES; tries++) {
 		if (fi_read_util_ran(util0, ran0))
 			return -1;
 		fi_sleep_us(RAMP_DECAY_US);
@@ -513,7 +514,7 @@ static int read_full(int fd, void *buf, size_t len)
 enum { RAMP_OK, RAMP_PIN, RAMP_START, RAMP_READ, RAMP_FULL, RAMP_PIPE };
 static const char * const ramp_why[] = {
 	[RAMP_PIN]	= "the child could not pin itself to the CPU",
-	[RAMP_START]	= "the child's util_avg read above start_max after 20 sleeps of 369 ms",
+	[RAMP_START]	= "the child's util_avg stayed above start_max after every decay sleep",
 	[RAMP_READ]	= "the child could not read /proc/self/sched",
 	[RAMP_FULL]	= "more than FI_RAMP_MAX samples",
 	[RAMP_PIPE]	= "the child could not write its samples",
