@@ -5,11 +5,11 @@
 #
 #   make run      build what is missing, boot, show what the series adds
 #   make test     the build with the host checks beside it, then the
-#                 kselftests in ten guests
+#                 kselftests in the guests of BOOTS (below)
 #   make help     every target
 #
 # KVER=6.12 does the same on Debian's linux-source-6.12 with the port of
-# the series (patches/6.12/), in build/*-6.12 (README "Two bases").
+# the series (patches/6.12/), in build/*-6.12 (docs/bases.md).
 #
 # The pipeline, top to bottom: deps -> tree -> series -> config -> kernel
 # and selftests -> guest, the rootfs built from the start beside them.
@@ -50,10 +50,8 @@ export CCACHE_DIR ?= $(CACHE)/ccache
 export CCACHE_BASEDIR ?= $(CURDIR)
 export CCACHE_NOHASHDIR ?= 1
 # ccache's depend mode: on a miss, no preprocessor run of its own to hash
-# the input (kbuild's -Wp,-MMD gives it the headers): the cold build of
-# the 6.1 test kernel took 4 min 47 s with it, alone on the 2 cores (not
-# measured alone without it: 6 min 41 s beside the host checks and
-# debootstrap, 6 min 50 s with ccache disabled).
+# the input (kbuild's -Wp,-MMD gives it the headers), which makes a cold
+# build faster.
 export CCACHE_DEPEND ?= 1
 export KBUILD_BUILD_TIMESTAMP ?= 2022-12-11
 export KBUILD_BUILD_USER ?= freq-invariance
@@ -70,29 +68,46 @@ KMAKE      = $(MAKE) --no-print-directory -C $(KSRC) O=$(KOBJ) \
 GUEST      = qemu/run -t $(GUEST_TIMEOUT)
 # Built-in KUnit suites that must report at boot (config/debug.config).
 KUNIT_SUITES := intel_pstate_hwp_boost x86_dvfs_emu
-# The only kselftests that may skip in make test's main guest:
-# hwp_boost_test needs Intel HWP, which QEMU never has: the emulated
-# platform's HWP gives it (HWP_BOOT); the dvfs_*
-# tests need the emulated DVFS platform, which has boots of its own
-# (DVFS_BOOT, NOTRL_BOOT, SKX_BOOT, GLM_BOOT, E3_BOOT, TURBO_OFF_BOOT,
-# HWP_BOOT, HWP_PASSIVE_BOOT, SLOWDOWN_BOOT) where nothing may skip. Any other
-# skip fails make test.
-EXPECTED_SKIPS := hwp_boost_test dvfs_test dvfs_boot_test dvfs_pelt_test \
-		  dvfs_slowdown_test dvfs_wobbly_test dvfs_turbo_ref_test \
-		  dvfs_schedutil_test
-# The emulated DVFS platform's boot (CONFIG_X86_DVFS_EMULATION): an Intel
-# family 6 CPU (a Kaby Lake: intel_pstate leaves it alone without HWP),
-# four CPUs so that the turbo limits of 1, 2 and 4 active cores are seen,
-# and the part the article measured. Only its own tests run there.
-# TCG even under ACCEL=kvm (the host's CPU is not such a part); the
-# user's APPEND first, then the platform.
-# dvfs_pelt_test compares util_avg with the PELT model of what the task
-# was seen to run. Last, as it turns invariance off until reboot, the
-# "went wobbly" disable (dvfs_wobbly_test runs only with fi_wobbly_test on
-# the command line).
-DVFS_BOOT  := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=4 \
-	      APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 fi_wobbly_test)"
-DVFS_TESTS := dvfs_boot_test dvfs_test dvfs_pelt_test dvfs_wobbly_test
+
+# make test's boots, in order. Each boot B has:
+#   B_WHAT    its name in make test's output
+#   B_DIR     its results folder, in build/results (build/results-6.12)
+#   B_QEMU    how qemu/run boots it (ACCEL, CPU, SMP, ICOUNT)
+#   B_PARAMS  the kernel parameters it adds after APPEND
+#   B_CASES   each program it runs and the number of TAP results that
+#             program must report there (a program without cases of its
+#             own counts as one)
+#   B_SKIPS   the programs that may skip there, and must (main boot only)
+# make boots-table prints them as docs/platform.md's table, which a host
+# test (tests/run) holds to this list.
+BOOTS := main dvfs notrl skx glm e3 turbo-off hwp hwp-passive slowdown
+# The plain guest (-cpu max): the kselftests and the KUnit suites. No
+# DVFS there: hwp_boost_test needs HWP (the hwp boot gives it), the
+# dvfs_* tests the emulated DVFS platform (the other boots), and they
+# skip, saying why; any other skip fails make test.
+main_WHAT   := main boot
+main_DIR    := test
+main_QEMU   :=
+main_PARAMS :=
+main_CASES  := util_test=2 debugfs_test=9 invariance_test=6
+main_SKIPS  := hwp_boost_test dvfs_test dvfs_boot_test dvfs_pelt_test \
+	       dvfs_slowdown_test dvfs_wobbly_test dvfs_turbo_ref_test \
+	       dvfs_schedutil_test
+# The DVFS boots: an Intel family 6 CPU (a Kaby Lake: intel_pstate leaves
+# it alone without HWP) on the emulated DVFS platform
+# (CONFIG_X86_DVFS_EMULATION), always TCG (the host's CPU is not such a
+# part, so not even under ACCEL=kvm). Only their own tests run there,
+# and none may skip.
+KABY_LAKE := max,vendor=GenuineIntel,family=6,model=158
+# Four CPUs, so that the turbo limits of 1, 2 and 4 active cores are
+# seen, on the part the x86 invariance commit measured. dvfs_wobbly_test
+# runs last: it turns invariance off until reboot (only with
+# fi_wobbly_test on the command line).
+dvfs_WHAT   := emulated-DVFS boot
+dvfs_DIR    := test-dvfs
+dvfs_QEMU   := ACCEL=tcg CPU=$(KABY_LAKE) SMP=4
+dvfs_PARAMS := dvfs_emu=e5-2670v3 fi_wobbly_test
+dvfs_CASES  := dvfs_boot_test=4 dvfs_test=8 dvfs_pelt_test=3 dvfs_wobbly_test=1
 # A platform with a steep turbo curve: two busy cores are capped at 3000
 # MHz, 3/4 of the 1-core turbo (no shipped profile has the 2-core limit
 # below the 1-core one).
@@ -100,74 +115,96 @@ STEEP_PLATFORM := 1200,2300,4000,3000,2800,2600
 # That platform with MSR_TURBO_RATIO_LIMIT reading 0: the boot code
 # refuses invariance, a state only a boot gives. dvfs_pelt_test checks the
 # refusal and that util_avg then follows the running time unscaled;
-# dvfs_schedutil_test schedutil's loop without invariance, whose
-# runaway needs a 2-core turbo limit below the top of the table.
-NOTRL_BOOT  := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2 \
-	       APPEND="$(strip $(APPEND) dvfs_emu=$(STEEP_PLATFORM) dvfs_emu_no_turbo_ratios)"
-NOTRL_TESTS := dvfs_pelt_test dvfs_schedutil_test
+# dvfs_schedutil_test schedutil's loop without invariance, whose runaway
+# needs a 2-core turbo limit below the top of the table.
+notrl_WHAT   := emulated-DVFS boot without turbo ratios
+notrl_DIR    := test-notrl
+notrl_QEMU   := ACCEL=tcg CPU=$(KABY_LAKE) SMP=2
+notrl_PARAMS := dvfs_emu=$(STEEP_PLATFORM) dvfs_emu_no_turbo_ratios
+notrl_CASES  := dvfs_pelt_test=4 dvfs_schedutil_test=1
 # The turbo reference the boot code picks depends on the part and on the
 # firmware's turbo setting: a boot for each (dvfs_boot_test). Skylake-X
 # and Goldmont list their turbo limits by groups of cores; without HWP
 # intel_pstate drives them, so it is disabled for the platform's driver.
 # The article's turbo reference experiment (dvfs_turbo_ref_test, which
-# needs exactly two CPUs) runs in the Skylake-X boot, in the Goldmont
-# boot, whose boot code takes the 1-core turbo as the reference (Lelli's
-# case), on the steep platform, and in the Xeon E3 boot (below): on each
-# shipped profile and the steep one. schedutil's request
-# (dvfs_schedutil_test) runs in both: with f_1C / f_ref = 1.107 (4-core
-# reference) and 1 (1-core); its feedback loop runs without invariance,
-# in the boot without turbo ratios.
-SKX_BOOT  := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=85 SMP=2 \
-	     APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 intel_pstate=disable)"
-GLM_BOOT  := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=92 SMP=2 \
-	     APPEND="$(strip $(APPEND) dvfs_emu=$(STEEP_PLATFORM) intel_pstate=disable)"
-TURBO_OFF_BOOT := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2 \
-		  APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 dvfs_emu_turbo_disabled)"
-BOOT_REF_TESTS := dvfs_boot_test
-REF_TESTS := $(BOOT_REF_TESTS) dvfs_turbo_ref_test dvfs_schedutil_test
-# The experiment on the other shipped profile, e3-1240v5 (its 1-core and
-# 2-core turbo equal, 200 MHz above the all-core limit), on a Kaby Lake,
-# whose boot code reads the same layout as that Skylake's.
-E3_BOOT  := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2 \
-	    APPEND="$(strip $(APPEND) dvfs_emu=e3-1240v5)"
-E3_TESTS := $(BOOT_REF_TESTS) dvfs_turbo_ref_test
+# needs exactly two CPUs) runs on each shipped profile and on the steep
+# platform, where the Goldmont boot code takes the 1-core turbo as the
+# reference. schedutil's request (dvfs_schedutil_test) runs with
+# f_1C / f_ref = 1.107 (4-core reference) and 1 (1-core); on Goldmont
+# also its feedback loop with invariance.
+skx_WHAT   := emulated-DVFS Skylake-X boot
+skx_DIR    := test-skx
+skx_QEMU   := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=85 SMP=2
+skx_PARAMS := dvfs_emu=e5-2670v3 intel_pstate=disable
+skx_CASES  := dvfs_boot_test=4 dvfs_turbo_ref_test=4 dvfs_schedutil_test=1
+glm_WHAT   := emulated-DVFS Goldmont boot
+glm_DIR    := test-glm
+glm_QEMU   := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=92 SMP=2
+glm_PARAMS := dvfs_emu=$(STEEP_PLATFORM) intel_pstate=disable
+glm_CASES  := dvfs_boot_test=4 dvfs_turbo_ref_test=4 dvfs_schedutil_test=2
+# The other shipped profile, e3-1240v5 (its 1-core and 2-core turbo
+# equal, 200 MHz above the all-core limit), on a Kaby Lake, whose boot
+# code reads the same layout as that Skylake's.
+e3_WHAT   := emulated-DVFS Xeon E3 boot
+e3_DIR    := test-e3
+e3_QEMU   := ACCEL=tcg CPU=$(KABY_LAKE) SMP=2
+e3_PARAMS := dvfs_emu=e3-1240v5
+e3_CASES  := dvfs_boot_test=4 dvfs_turbo_ref_test=4
+turbo-off_WHAT   := emulated-DVFS boot with turbo disabled
+turbo-off_DIR    := test-turbo-off
+turbo-off_QEMU   := ACCEL=tcg CPU=$(KABY_LAKE) SMP=2
+turbo-off_PARAMS := dvfs_emu=e5-2670v3 dvfs_emu_turbo_disabled
+turbo-off_CASES  := dvfs_boot_test=4
 # The platform with HWP (dvfs_emu_hwp): intel_pstate loads in active mode
 # with HWP (its HWP support matches any family 6 part) and the platform's
 # own cpufreq driver does not register, so that hwp_boost_test runs, on
 # the emulated request, instead of skipping.
-HWP_BOOT  := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2 \
-	     APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 dvfs_emu_hwp)"
-HWP_TESTS := hwp_boost_test
+hwp_WHAT   := emulated-DVFS boot with HWP
+hwp_DIR    := test-hwp
+hwp_QEMU   := ACCEL=tcg CPU=$(KABY_LAKE) SMP=2
+hwp_PARAMS := dvfs_emu=e5-2670v3 dvfs_emu_hwp
+hwp_CASES  := hwp_boost_test=6
 # The same in passive mode (intel_cpufreq, schedutil through adjust_perf
 # to HWP's desired ratio): schedutil's fixed point as with the platform's
-# own driver (dvfs_schedutil_test).
-HWP_PASSIVE_BOOT := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2 \
-		    APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 dvfs_emu_hwp intel_pstate=passive)"
-HWP_PASSIVE_TESTS := dvfs_schedutil_test
-# make run's second boot (qemu/show-dvfs), and its third, the same
-# platform without the turbo ratios (not invariant: qemu/show-dvfs sugov)
-RUN_DVFS_BOOT := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2 \
-		 APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3)"
-RUN_NOTRL_BOOT := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2 \
-		  APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 dvfs_emu_no_turbo_ratios)"
-# make run's fourth boot (qemu/show-hwp): the platform with HWP, intel_pstate
-# in active mode, hwp_dynamic_boost off and on
-RUN_HWP_BOOT := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=158 SMP=2 \
-		APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 dvfs_emu_hwp)"
+# own driver.
+hwp-passive_WHAT   := emulated-DVFS boot with HWP in passive mode
+hwp-passive_DIR    := test-hwp-passive
+hwp-passive_QEMU   := ACCEL=tcg CPU=$(KABY_LAKE) SMP=2
+hwp-passive_PARAMS := dvfs_emu=e5-2670v3 dvfs_emu_hwp intel_pstate=passive
+hwp-passive_CASES  := dvfs_schedutil_test=1
 # The CPUs' slowdown, timed on the wall clock: that needs a vCPU whose
 # speed is steady, which multi-threaded TCG's is not (it follows the
 # host's load). Under -icount the guest's clock counts instructions
-# (one vCPU: a second does not come up under icount).
-SLOWDOWN_BOOT  := ACCEL=tcg ICOUNT=shift=0,sleep=off SMP=1 \
-		  CPU=max,vendor=GenuineIntel,family=6,model=158 \
-		  APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3)"
-SLOWDOWN_TESTS := dvfs_slowdown_test
+# (one vCPU: a second does not come up under QEMU 7.2's icount).
+slowdown_WHAT   := emulated-DVFS icount boot
+slowdown_DIR    := test-slowdown
+slowdown_QEMU   := ACCEL=tcg ICOUNT=shift=0,sleep=off SMP=1 CPU=$(KABY_LAKE)
+slowdown_PARAMS := dvfs_emu=e5-2670v3
+slowdown_CASES  := dvfs_slowdown_test=1
+
+DVFS_BOOTS := $(filter-out main,$(BOOTS))
+# $(call boot-env,B): the environment qemu/run boots B with, the user's
+# APPEND first, then the boot's own parameters
+boot-env = $($(1)_QEMU) APPEND="$(strip $(APPEND) $($(1)_PARAMS))"
+boot-progs = $(foreach c,$($(1)_CASES),$(firstword $(subst =, ,$(c))))
+boot-args = $(addprefix --expect-cases ,$($(1)_CASES)) \
+	    $(addprefix --expect-skip ,$($(1)_SKIPS))
+
+# make run's second boot (qemu/show-dvfs), and its third, the same
+# platform without the turbo ratios (not invariant: qemu/show-dvfs sugov)
+RUN_DVFS_BOOT := ACCEL=tcg CPU=$(KABY_LAKE) SMP=2 \
+		 APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3)"
+RUN_NOTRL_BOOT := ACCEL=tcg CPU=$(KABY_LAKE) SMP=2 \
+		  APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 dvfs_emu_no_turbo_ratios)"
+# make run's fourth boot (qemu/show-hwp): the platform with HWP, intel_pstate
+# in active mode, hwp_dynamic_boost off and on
+RUN_HWP_BOOT := $(call boot-env,hwp)
 # Builds the rootfs image and prints its path (tests/run replaces it).
 ROOTFS_BUILD ?= rootfs/build
 
 .PHONY: all help deps tree series config kernel kernel-kasan selftests rootfs \
 	test-kasan \
-	check-host test test-dvfs run shell bench experiment export-patches check-prefixes \
+	check-host test test-steps test-dvfs test-dvfs-steps test-kasan-steps boots-table docs run shell bench experiment export-patches check-prefixes \
 	clean
 
 # $(call build-all,BESIDE,THEN): the kernel, the rootfs and the selftests.
@@ -254,71 +291,103 @@ check-host: $(KSRC)/.git
 	@scripts/selftests-patch check $(KSRC) $(PATCHDIR)/sched
 	@tests/run
 
-# $(call guest-test,KERNEL,RESULTS,TIMEOUT,NAME): the kselftests and the
-# KUnit suites in a guest booted with KERNEL, judged; fails naming NAME.
+# $(call guest-test,KERNEL,RESULTS,TIMEOUT,NAME,WHY): the kselftests and
+# the KUnit suites in the main boot's guest booted with KERNEL, judged;
+# fails naming NAME, and records why in WHY (qemu/verdict).
 define guest-test
-	@rc=0; qemu/run -t $(3) -o $(2) $(1) "$$(cat $(BUILD)/rootfs.path)" \
-		-- make -C selftests run_tests || rc=$$?; \
-	qemu/tap-summary $(addprefix --expect-skip ,$(EXPECTED_SKIPS)) \
-		$(2)/output.log || rc=1; \
-	qemu/kunit-summary $(KSRC) $(2)/console.log $(KUNIT_SUITES) || rc=1; \
-	[ $$rc -eq 0 ] || echo "$(4): FAIL (guest results: $(2))" >&2; \
-	exit $$rc
-endef
-
-# $(call dvfs-test,KERNEL,RESULTS,TIMEOUT,NAME,BOOT,TESTS,WHAT): TESTS in
-# the boot BOOT (WHAT names it), judged with no skip allowed; fails naming
-# NAME.
-define dvfs-test
-	@echo "$(4): the $(7) ($(5))"; \
-	rc=0; $(5) qemu/run -t $(3) -o $(2) $(1) "$$(cat $(BUILD)/rootfs.path)" \
-		-- qemu/run-selftests $(6) || rc=$$?; \
-	qemu/tap-summary $(2)/output.log || rc=1; \
+	@mkdir -p $(dir $(2)); rc=0; qemu/run -t $(3) -o $(2) $(1) "$$(cat $(BUILD)/rootfs.path)" \
+		-- make -C selftests run_tests 2> $(2).err || rc=$$?; \
+	mv -f $(2).err $(2)/guest.err 2>/dev/null || true; cat $(2)/guest.err >&2 2>/dev/null; \
+	qemu/tap-summary $(call boot-args,main) $(2)/output.log \
+		> $(2)/summary 2> $(2)/summary.err || rc=1; \
+	cat $(2)/summary.err >&2; cat $(2)/summary; \
+	qemu/kunit-summary $(KSRC) $(2)/console.log $(KUNIT_SUITES) \
+		> $(2)/kunit.log 2> $(2)/kunit.err || rc=1; \
+	cat $(2)/kunit.log; cat $(2)/kunit.err >&2; \
+	grep -a '^kunit: ' $(2)/kunit.log >> $(2)/summary || true; \
 	if [ $$rc -ne 0 ]; then \
-		grep -a 'dvfs_emu: ' $(2)/console.log | grep -v 'pass:' | sed 's/^/  /' >&2; \
-		echo "$(4) ($(7)): FAIL (guest results: $(2))" >&2; \
+		echo "$(4): FAIL (guest results: $(2))" >&2; \
+		qemu/verdict why $(5) "the $(main_WHAT)" $(2); \
 	fi; \
 	exit $$rc
 endef
 
-# $(call dvfs-boots,NAME): every emulated-DVFS boot of make test, in turn
-define dvfs-boots
-	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-dvfs,$(GUEST_TIMEOUT),$(1),$(DVFS_BOOT),$(DVFS_TESTS),emulated-DVFS boot)
-	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-notrl,$(GUEST_TIMEOUT),$(1),$(NOTRL_BOOT),$(NOTRL_TESTS),emulated-DVFS boot without turbo ratios)
-	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-skx,$(GUEST_TIMEOUT),$(1),$(SKX_BOOT),$(REF_TESTS),emulated-DVFS Skylake-X boot)
-	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-glm,$(GUEST_TIMEOUT),$(1),$(GLM_BOOT),$(REF_TESTS),emulated-DVFS Goldmont boot)
-	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-e3,$(GUEST_TIMEOUT),$(1),$(E3_BOOT),$(E3_TESTS),emulated-DVFS Xeon E3 boot)
-	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-turbo-off,$(GUEST_TIMEOUT),$(1),$(TURBO_OFF_BOOT),$(BOOT_REF_TESTS),emulated-DVFS boot with turbo disabled)
-	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-hwp,$(GUEST_TIMEOUT),$(1),$(HWP_BOOT),$(HWP_TESTS),emulated-DVFS boot with HWP)
-	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-hwp-passive,$(GUEST_TIMEOUT),$(1),$(HWP_PASSIVE_BOOT),$(HWP_PASSIVE_TESTS),emulated-DVFS boot with HWP in passive mode)
-	$(call dvfs-test,$(KERNEL),$(RESULTS)/test-slowdown,$(GUEST_TIMEOUT),$(1),$(SLOWDOWN_BOOT),$(SLOWDOWN_TESTS),emulated-DVFS icount boot)
+# $(call dvfs-test,KERNEL,RESULTS,TIMEOUT,NAME,B,WHY): the programs of
+# boot B, judged with B's expected cases and no skip allowed; fails
+# naming NAME, and records why in WHY.
+define dvfs-test
+	@echo "$(4): the $($(5)_WHAT) ($(call boot-env,$(5)))"; \
+	mkdir -p $(dir $(2)); rc=0; $(call boot-env,$(5)) qemu/run -t $(3) -o $(2) $(1) "$$(cat $(BUILD)/rootfs.path)" \
+		-- qemu/run-selftests $(call boot-progs,$(5)) 2> $(2).err || rc=$$?; \
+	mv -f $(2).err $(2)/guest.err 2>/dev/null || true; cat $(2)/guest.err >&2 2>/dev/null; \
+	qemu/tap-summary $(call boot-args,$(5)) $(2)/output.log \
+		> $(2)/summary 2> $(2)/summary.err || rc=1; \
+	cat $(2)/summary.err >&2; cat $(2)/summary; \
+	if [ $$rc -ne 0 ]; then \
+		grep -a 'dvfs_emu: ' $(2)/console.log | grep -v 'pass:' | sed 's/^/  /' >&2; \
+		echo "$(4) ($($(5)_WHAT)): FAIL (guest results: $(2))" >&2; \
+		qemu/verdict why $(6) "the $($(5)_WHAT)" $(2); \
+	fi; \
+	exit $$rc
 endef
 
+define newline
+
+
+endef
+
+# $(call dvfs-boots,NAME,WHY): every DVFS boot of make test, in turn
+dvfs-boots = $(foreach b,$(DVFS_BOOTS),$(call dvfs-test,$(KERNEL),$(RESULTS)/$($(b)_DIR),$(GUEST_TIMEOUT),$(1),$(b),$(2))$(newline))
+
+# The reason make test (make test-dvfs) failed, for its verdict line.
+TEST_WHY := $(RESULTS)/make-test.why
+
 ## test            the build with check-host beside it, then the kselftests and
-##                 KUnit suites in the guest,
-##                 then the emulated-DVFS tests in boots of their own (4 CPUs;
-##                 2 without turbo ratios; 2 for each part, profile and turbo setting;
-##                 2 with HWP under intel_pstate, active, and passive; one
-##                 under -icount for the slowdown)
+##                 KUnit suites in the guest, then the emulated-DVFS tests in
+##                 boots of their own (docs/platform.md); ends with one line,
+##                 "make test: PASS (...)" or "make test: FAIL: <why>"
+test: deps
+	@rm -f $(TEST_WHY); rc=0; \
+	$(MAKE) --no-print-directory test-steps || rc=$$?; \
+	qemu/verdict end "make test" $$rc $(TEST_WHY) \
+		$(foreach b,$(BOOTS),$(RESULTS)/$($(b)_DIR))
+
 # check-host beside the build (once the config is made: its tests read
 # the tree's Kconfig), its output after the build's; a failure shows when
 # it happens, and fails make test once the build is done.
-test: deps
+test-steps:
 	$(call build-all,{ $(MAKE) --no-print-directory check-host > $(BUILD)/check-host.log 2>&1 || \
 		  { cat $(BUILD)/check-host.log; echo "make test: check-host FAILED (above); the build goes on" >&2; exit 1; }; } & \
 		host=$$!;,\
 	if [ -n "$$host" ]; then \
-		if wait $$host; then cat $(BUILD)/check-host.log; else rc=1; fi; \
+		if wait $$host; then cat $(BUILD)/check-host.log; else \
+			rc=1; [ -s $(TEST_WHY) ] || { printf 'check-host: '; \
+				grep -a -m1 -E '^not ok|FAIL' $(BUILD)/check-host.log || echo failed; \
+			} > $(TEST_WHY); \
+		fi; \
 	fi; \
-	[ $$rc -eq 0 ] || echo "make test: FAIL before the guests (check-host or the build)" >&2; \
+	[ $$rc -eq 0 ] || { echo "make test: FAIL before the guests (check-host or the build)" >&2; \
+		qemu/verdict why $(TEST_WHY) "the build (series, config, kernel, selftests or rootfs)"; }; \
 	exit $$rc)
-	$(call guest-test,$(KERNEL),$(RESULTS)/test,$(GUEST_TIMEOUT),make test)
-	$(call dvfs-boots,make test)
+	$(call guest-test,$(KERNEL),$(RESULTS)/$(main_DIR),$(GUEST_TIMEOUT),make test,$(TEST_WHY))
+	$(call dvfs-boots,make test,$(TEST_WHY))
 
 ## test-dvfs       only the emulated-DVFS boots of make test, for working on
 ##                 the platform (no check-host, no first boot)
 test-dvfs: deps all
-	$(call dvfs-boots,make test-dvfs)
+	@rm -f $(TEST_WHY); rc=0; \
+	$(MAKE) --no-print-directory test-dvfs-steps || rc=$$?; \
+	qemu/verdict end "make test-dvfs" $$rc $(TEST_WHY) \
+		$(foreach b,$(DVFS_BOOTS),$(RESULTS)/$($(b)_DIR))
+
+test-dvfs-steps:
+	$(call dvfs-boots,make test-dvfs,$(TEST_WHY))
+
+## boots-table     print make test's boots as a table (docs/platform.md's)
+boots-table:
+	@{ $(foreach b,$(BOOTS),printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$($(b)_WHAT)" \
+		"$($(b)_DIR)" "$(or $($(b)_QEMU),-)" "$(or $($(b)_PARAMS),-)" \
+		"$($(b)_CASES)" "$(or $($(b)_SKIPS),-)";) } | scripts/boots-table
 
 ## kernel-kasan    build the test kernel with KASAN (build/obj-kasan)
 kernel-kasan: deps $(KOBJ_KASAN)/.config
@@ -334,12 +403,24 @@ $(KOBJ_KASAN)/.config: $(FRAGMENTS) config/kasan.config $(SERIES_STAMP) scripts/
 ##                 build, a guest several times slower; not part of make test)
 # no5lvl: with 5-level paging, KASAN's shadow bounds depend on the LA57
 # feature bit, which identify_cpu() clears for a moment at boot; an
-# interrupt there gets a false "wild-memory-access" report (base kernel,
-# see README "KASAN"). QEMU's -cpu max has LA57.
+# interrupt there gets a false "wild-memory-access" report (the base
+# kernel's: docs/testing.md, KASAN). QEMU's -cpu max has LA57.
 test-kasan: export override APPEND += no5lvl
 test-kasan: deps check-host kernel-kasan selftests rootfs
-	$(call guest-test,$(KOBJ_KASAN)/arch/x86/boot/bzImage,$(RESULTS)/test-kasan,$(KASAN_TIMEOUT),make test-kasan)
-	$(call dvfs-test,$(KOBJ_KASAN)/arch/x86/boot/bzImage,$(RESULTS)/test-kasan-dvfs,$(KASAN_TIMEOUT),make test-kasan,$(DVFS_BOOT),$(DVFS_TESTS),emulated-DVFS boot)
+	@rm -f $(RESULTS)/make-test-kasan.why; rc=0; \
+	$(MAKE) --no-print-directory test-kasan-steps || rc=$$?; \
+	qemu/verdict end "make test-kasan" $$rc $(RESULTS)/make-test-kasan.why \
+		$(RESULTS)/test-kasan $(RESULTS)/test-kasan-dvfs
+
+test-kasan-steps:
+	$(call guest-test,$(KOBJ_KASAN)/arch/x86/boot/bzImage,$(RESULTS)/test-kasan,$(KASAN_TIMEOUT),make test-kasan,$(RESULTS)/make-test-kasan.why)
+	$(call dvfs-test,$(KOBJ_KASAN)/arch/x86/boot/bzImage,$(RESULTS)/test-kasan-dvfs,$(KASAN_TIMEOUT),make test-kasan,dvfs,$(RESULTS)/make-test-kasan.why)
+
+## docs            the kernel documentation the postings change (sched-debug.rst,
+##                 sched-capacity.rst, intel_pstate.rst, kernel-parameters.txt),
+##                 from the patched tree into build/docs (HTML with docutils)
+docs: $(SERIES_STAMP)
+	@scripts/docs $(KSRC) $(BUILD)/docs$(SFX) $(POSTINGS)
 
 ## run             boot the guest and show what the series adds; then boot
 ##                 the emulated DVFS platform (2 CPUs) and show it at work,
