@@ -5,7 +5,7 @@
 #
 #   make run      build what is missing, boot, show what the series adds
 #   make test     the build with the host checks beside it, then the
-#                 kselftests in the guests of BOOTS (below)
+#                 kselftests in the guests of TEST_BOOTS (below)
 #   make help     every target
 #
 # KVER=6.12 does the same on Debian's linux-source-6.12 with the port of
@@ -69,7 +69,7 @@ GUEST      = qemu/run -t $(GUEST_TIMEOUT)
 # Built-in KUnit suites that must report at boot (config/debug.config).
 KUNIT_SUITES := intel_pstate_hwp_boost x86_dvfs_emu
 
-# make test's boots, in order. Each boot B has:
+# make test's boots, in order (TEST_BOOTS). Each boot B has:
 #   B_WHAT    its name in make test's output
 #   B_DIR     its results folder, in build/results (build/results-6.12)
 #   B_QEMU    how qemu/run boots it (ACCEL, CPU, SMP, ICOUNT)
@@ -80,7 +80,7 @@ KUNIT_SUITES := intel_pstate_hwp_boost x86_dvfs_emu
 #   B_SKIPS   the programs that may skip there, and must (main boot only)
 # make boots-table prints them as docs/platform.md's table, which a host
 # test (tests/run) holds to this list.
-BOOTS := main dvfs notrl skx glm e3 turbo-off hwp hwp-passive slowdown
+TEST_BOOTS := main dvfs notrl skx glm e3 turbo-off hwp hwp-passive slowdown
 # The plain guest (-cpu max): the kselftests and the KUnit suites. No
 # DVFS there: hwp_boost_test needs HWP (the hwp boot gives it), the
 # dvfs_* tests the emulated DVFS platform (the other boots), and they
@@ -182,7 +182,7 @@ slowdown_QEMU   := ACCEL=tcg ICOUNT=shift=0,sleep=off SMP=1 CPU=$(KABY_LAKE)
 slowdown_PARAMS := dvfs_emu=e5-2670v3
 slowdown_CASES  := dvfs_slowdown_test=1
 
-DVFS_BOOTS := $(filter-out main,$(BOOTS))
+DVFS_BOOTS := $(filter-out main,$(TEST_BOOTS))
 # $(call boot-env,B): the environment qemu/run boots B with, the user's
 # APPEND first, then the boot's own parameters
 boot-env = $($(1)_QEMU) APPEND="$(strip $(APPEND) $($(1)_PARAMS))"
@@ -350,7 +350,7 @@ test: deps
 	@rm -f $(TEST_WHY); rc=0; \
 	$(MAKE) --no-print-directory test-steps || rc=$$?; \
 	qemu/verdict end "make test" $$rc $(TEST_WHY) \
-		$(foreach b,$(BOOTS),$(RESULTS)/$($(b)_DIR))
+		$(foreach b,$(TEST_BOOTS),$(RESULTS)/$($(b)_DIR))
 
 # check-host beside the build (once the config is made: its tests read
 # the tree's Kconfig), its output after the build's; a failure shows when
@@ -385,7 +385,7 @@ test-dvfs-steps:
 
 ## boots-table     print make test's boots as a table (docs/platform.md's)
 boots-table:
-	@{ $(foreach b,$(BOOTS),printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$($(b)_WHAT)" \
+	@{ $(foreach b,$(TEST_BOOTS),printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$($(b)_WHAT)" \
 		"$($(b)_DIR)" "$(or $($(b)_QEMU),-)" "$(or $($(b)_PARAMS),-)" \
 		"$($(b)_CASES)" "$(or $($(b)_SKIPS),-)";) } | scripts/boots-table
 
