@@ -27,13 +27,13 @@
  * the sampler no other CPU anyway.)
  *
  * A second task is busy for 20% of each period by the clock instead, as
- * stress-ng's --cpu-load drives a CPU (whose own loop did not hold its
+ * stress-ng's --cpu-load drives a CPU (whose own loop does not hold its
  * duty under TCG): it does less work as f drops, and its util_avg is the
- * model's for the running time it was seen to have at the same scale (P x
+ * model's for the running time it is seen to have at the same scale (P x
  * min(f / f_ref, 1) x 1024 for a duty P that holds), at 4 frequencies,
- * within the same bars. Its running time still grows as f drops (5.9 ms a
- * period at 0.4 f_max, 4.1 at f_max, in one run): a tick's spin is not cut
- * at the end of its window, and what is left is paid at the next period.
+ * within the same bars. Its running time still grows as f drops: a
+ * tick's spin is not cut at the end of its window, and what is left is
+ * paid at the next period.
  *
  * The second expectation is for the boot with dvfs_emu_no_turbo_ratios,
  * where the boot code must refuse invariance ("base or turbo ratio reads
@@ -209,9 +209,10 @@ static int test_timed(void)
 }
 
 /*
- * An always-running task on a CPU at the platform's minimum (the seed
- * commit's case): clock_pelt runs at the scale, so util_avg still reaches
- * the top, later; when the saturated CPU idles, what clock_pelt fell
+ * An always-running task on a CPU at the platform's minimum (the case of
+ * commit 23127296889f ("sched/fair: Update scale invariance of PELT")):
+ * clock_pelt runs at the scale, so util_avg still reaches the top,
+ * later; when the saturated CPU idles, what clock_pelt fell
  * behind, (1 - scale / 1024) of the running time, is lost idle time.
  * Without invariance the scale is 1024 and nothing is lost. Slack as
  * invariance_test's: 10 ms and 5%.

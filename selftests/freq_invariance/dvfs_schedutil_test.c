@@ -17,73 +17,63 @@
  * sugov_hold_freq(); see BUSY_HOLD_RAN_US).
  *
  * A periodic task (SCHED_OTHER, pinned, 16 ms period) does a fixed amount
- * of work, calibrated as dvfs_pelt_test's. What schedutil asked for is
- * the policy's time at each frequency over a window (cpufreq's
- * time_in_state), and the util it used is taken as the task's util_est
- * (6.1: max(ewma, enqueued); 6.12: its one value; sampled every 23 ms):
- * its CPU's util_est while it runs, which its util_avg, rising through
- * each burst from lower, tops only at the burst's end. Each util_est sample gives the step the
- * formula resolves to, with the kernel's integer arithmetic; the CPU's
- * mean request over the window must be within one step (100 MHz) of
- * those steps' mean (where the task's idle gap is shorter than a tick, at
- * least that mean less a step: schedutil's busy hold, BUSY_HOLD_RAN_US),
- * and it must have spent at least 90%
- * of the window within one step of their range (util_est moves by up to
- * a tick's worth of PELT per burst, and util_avg passes it at the end of
- * a longer burst). With a one-step bar the rounding direction (up) is not
- * checked; f_1C as max_freq is, where the formula with f_ref instead
- * lands two steps or more lower: such a case must exist where f_1C and
- * f_ref differ. The time_in_state residency counts the gaps, where the
- * request is what the CPU had when it went idle (blocked-load updates can
- * lower it). The mean request came -4 to +91 MHz from the formula's in
- * the runs so far (the bar was raised from 50 MHz after the +91), and
- * 200 to 250 above it in the control. A version that counted the request
- * only where the CPU was in C0, sampled from debugfs every 2.9 ms, saw it
- * 130 to 220 MHz above the formula: it left the gaps out and sampled 8
- * times as often, and which of the two did it was not separated (likely
- * the sampling, the sampler's vCPU taking host time from the task's).
+ * of work, calibrated as dvfs_pelt_test's; a sampler on another CPU reads
+ * it. What schedutil asked for is the policy's time at each frequency
+ * over a window (cpufreq's time_in_state, which counts the idle gaps at
+ * the request the CPU had when it went idle; blocked-load updates can
+ * lower it there). The util it used is taken as the task's util_est
+ * (6.1: max(ewma, enqueued); 6.12: its one value), sampled every 23 ms:
+ * while the task runs, that is its CPU's util_est, which util_avg, rising
+ * through each burst from lower, tops only at the burst's end. Each
+ * sample gives the step the formula resolves to, with the kernel's
+ * integer arithmetic (check_request()):
+ *
+ * - the CPU's mean request over the window is within one step (100 MHz)
+ *   of those steps' mean; where the task's idle gap is shorter than a
+ *   tick, at least that mean less a step (schedutil's busy hold,
+ *   BUSY_HOLD_RAN_US). The step is the table's resolution; as a bar on
+ *   the mean it is an empirical margin for TCG's timing noise;
+ * - at least 90% of the window is within one step of their range
+ *   (util_est moves by up to a tick's worth of PELT per burst, and
+ *   util_avg passes it at the end of a longer burst).
+ *
+ * A one-step bar does not check the rounding direction (up). It does
+ * check f_1C as max_freq: the formula with f_ref instead lands two steps
+ * or more lower, and where f_1C and f_ref differ such a case must exist.
  *
  * schedutil_request_is_its_formula (invariance on): the work needs w =
  * 10, 25, 40 and 60% of the CPU at f_ref (nominally: the calibration is
- * noisy under TCG, and w is what the task was seen to need). With
- * invariance util does not depend on the frequency the task ran at (up
+ * noisy under TCG, and w is what the task is seen to need). With
+ * invariance util does not depend on the frequency the task runs at (up
  * to f_ref, above which the scale clips), so the loop has a fixed point
- * at once. For each w, first pinned at f_ref with the userspace governor,
- * then under schedutil (the task's CPU only; the sampler runs on
- * another), after settling, over a window of 100 periods: the request as
- * above; util_avg the PELT model's for the run/sleep pattern the task was
- * seen to have (its running time per period) at the scale of its CPU's
- * mean effective frequency in C0 (from APERF / MPERF), pinned and under
- * schedutil, within dvfs_pelt_test's bars: 3% of 1024 each, 1% on
- * average (the LISA way: the emulated slowdown of short bursts is not
- * exact, so the running time is observed, not assumed). Printed, not
- * asserted: the two util_avg side by side (with an exact slowdown they
- * would be equal; they differed by up to 9% of 1024), and how much more
- * than the task needs the CPU asked for: the task is fully busy at util /
- * 1024 x f_ref (util is relative to the capacity at the reference),
- * 1.25 x that with schedutil's headroom, while the formula takes f_1C as
- * its max: f_1C / f_ref more, where the table's minimum does not decide.
+ * at once. For each w, pinned at f_ref (userspace governor) and then
+ * under schedutil (the task's CPU only), after settling, over 100
+ * periods: the request as above, and util_avg against the PELT model for
+ * the running time per period the task is seen to have, at the scale of
+ * its CPU's mean effective frequency in C0 (APERF / MPERF), within
+ * dvfs_pelt_test's bars, 3% of 1024 each and 1% on average (the LISA way:
+ * the emulated slowdown of short bursts is not exact, so the running time
+ * is observed, not assumed). Printed, not asserted: the two util_avg side
+ * by side, and how much more than the task needs the CPU asks for (the
+ * task is fully busy at util / 1024 x f_ref, 1.25 x that with schedutil's
+ * headroom; the formula's f_1C adds f_1C / f_ref where the table's
+ * minimum does not decide).
  *
- * feedback_with_turbo_capped (without invariance, on a platform whose
- * 2-core turbo is below its 1-core turbo, on two CPUs: make test's boot
- * on the steep platform without turbo ratios): see feedback(). The
- * static formula gives where the loop can rest; whether it does, and
- * what it does instead, comes from a model of schedutil's updates on the
- * PELT model (sugov_model.h), run for the work rate seen. An earlier
- * version judged by the static formula alone, and found that without
- * invariance the loop does not rest at its fixed point below 0.8 c: at w
- * = 0.42 c the request spent 59% of the time at the top and 15% at the
- * minimum (96 transitions/s), where the model says 9% and 19% at 0.40 c
- * (188 transitions/s). With invariance (make test's Goldmont boot: the
+ * feedback_with_turbo_capped (two CPUs, on a platform whose 2-core turbo
+ * is below its 1-core turbo): see feedback(). Without invariance (make
+ * test's boot of the steep platform without its turbo ratios) the static
+ * formula gives where the loop can rest; whether it does, and what it
+ * does instead, comes from a model of schedutil's updates on the PELT
+ * model (sugov_model.h), run for the work rate seen: below 0.8 c the loop
+ * does not rest at its fixed point but swings between the table's
+ * minimum and its top. With invariance (make test's Goldmont boot: the
  * same steep platform, its turbo ratios read, the 1-core reference) the
- * same cases are judged by the invariant formula, as the first test
- * is: the request stays at 1.25 x f_1C x util / 1024 on both sides of
- * 0.8 c (at 0.97 c, where the formula is a step below the top, judged
- * from below: the busy hold), no runaway above it (at 0.84 c the CPU was never at the top,
- * where without invariance it is there all the time). One session saw
- * the CPU ask for more than that (at w = 0.63 c a mean of 3212 MHz for
- * 2536), in runs made while the host built a kernel; on an idle host
- * three runs in three kept within 50 MHz of the formula.
+ * same cases are judged by the invariant formula, as the first test is:
+ * the request stays at 1.25 x f_1C x util / 1024 on both sides of 0.8 c
+ * (at 0.97 c, where the formula is a step below the top, judged from
+ * below: the busy hold), with no runaway above it. The host's own load
+ * slows the vCPUs and can lift the request above the formula: the test
+ * wants a host that runs nothing else.
  *
  * Under intel_pstate's passive mode over the emulated HWP (dvfs_emu_hwp
  * intel_pstate=passive: make test's boot of it), schedutil goes through
@@ -352,9 +342,8 @@ static void print_requests(const struct seen *s)
  * reference (@what names it), for each util_est sample: the mean within
  * one step of the formula's (where the task's idle gap is shorter than a
  * tick, BUSY_HOLD_RAN_US, at least the formula's less a step: the hold
- * lifts it, up to the top, as 2026-12-06's 95% case saw on both kernels,
- * 76% to 100% of the window at the top for a formula one step below it),
- * at least 90% of the time within one step of its range.
+ * lifts it, up to the top where the formula is a step below it), at
+ * least 90% of the time within one step of its range.
  */
 static int check_request(unsigned int pct, const struct seen *s, unsigned int f_mhz,
 			 const char *what)
@@ -639,8 +628,8 @@ static int nearer_model(unsigned int pct, const char *what, double got, const ch
  * change too), the shares above c and at the top, and the energy
  * (energy()). The model is run for the w seen; where w lands outside its
  * case's regime, the case is run again with the work scaled toward its
- * target (once runs landed on both sides of it, between the nearest
- * two), and fails as telling nothing after 5 runs in all.
+ * target (once runs have landed on both sides of it, between the nearest
+ * two), and fails as telling nothing after ATTEMPTS runs in all.
  *
  * The kernels differ without invariance: since 6.8 the request is 1.25 x
  * 1.25 x f x util / 1024 below 0.8 x 1024 (cur_margin), the static fixed
@@ -718,13 +707,12 @@ out:
 }
 
 /*
- * Where the work lands is noisy: fresh-clone runs saw the 67% case's w at
- * 0.78, 0.50 and 0.77 c in three runs (its window, where the models part
- * and w is far enough from 6.1's runaway, is 0.62 c to 0.71 c:
- * KERNELS_W_MAX), and the 45% case's end at 0.86 c. Near the runaway w
- * jumps: one 45% case went 0.14, 0.98, 0.34, 0.88 and 0.75 c, the last
- * three with work within 16% of each other, and ended there after 5
- * runs. Each run not needed costs nothing.
+ * Runs per feedback case. Where the work lands is noisy, and the 67%
+ * case's window is narrow (where the models part and w is far enough
+ * from 6.1's runaway, 0.62 c to 0.71 c: KERNELS_W_MAX); near the runaway
+ * w jumps between runs of nearly the same work. The number is an
+ * empirical margin for TCG's timing noise; a run not needed costs
+ * nothing.
  */
 #define ATTEMPTS	8
 /*
@@ -738,22 +726,22 @@ out:
  * model of 6.1's loop swings (19% to 34% of the window at the top, 53% to
  * 72% above c), that of 6.8's runs away (97% to 100% at the top); the
  * case tells where the two models' shares at the top differ by 40% of
- * the window at least. (Above c the CPU on 6.1 was seen at 63% and 74%,
- * the model at 59%: too near the runaway's 100% to judge by.)
+ * the window at least. (Judged at the top, not above c: there 6.1's
+ * model's 53% to 72% are too near the runaway's 100% to judge by.)
  */
 #define KERNELS_PCT	67
 #define KERNELS_APART	0.4
 /*
  * ... and where w is at most 0.71 c: 6.1's model runs away from near
  * 0.75 c, and w, measured through the emulated slowdown, can be a few
- * percent off (2026-12-06, 6.1: w 0.74 c, 65% of the window at the top,
- * the model 19%, 6.8's 100%: nearer the wrong one)
+ * percent off (an empirical margin below the model's 0.75 c)
  */
 #define KERNELS_W_MAX	0.71
 /*
  * The model's runaway starts near 0.75 c; nearer it, a burst the host
- * shortened brings the request down a few steps at times (at the top 86%
- * of the time at 0.81 c, 88% at 0.85 c; above c 94% and 95%)
+ * shortened brings the request down a few steps at times: the runaway
+ * case wants w at least 0.85 c, an empirical margin above the model's
+ * 0.75 c for TCG's timing noise
  */
 #define RUNAWAY_MIN	0.85
 
@@ -791,13 +779,13 @@ static int feedback(unsigned int pct, unsigned int c)
 	/*
 	 * The work rate beside the spinner is not the calibrated one (two
 	 * busy vCPUs on the host's cores; the emulated slowdown of short
-	 * bursts is not exact): it was seen at 0.35 to 1.8 times the target.
-	 * Where w lands where the model and the static formula agree, the
-	 * work is scaled by the target / w and the case run again; once one
-	 * run landed below the target and one above, the next work is the
-	 * geometric mean of the two nearest (w is not proportional to the
-	 * work: a fresh clone's run went 0.22, 0.86, 0.31, 0.69, 0.26 c,
-	 * scaled each time, for a target of 0.45 c).
+	 * bursts is not exact): it can be a third of the target or nearly
+	 * twice it. Where w lands where the model and the static formula
+	 * agree, the work is scaled by the target / w and the case run
+	 * again; once one run has landed below the target and one above, the
+	 * next work is the geometric mean of the two nearest (w is not
+	 * proportional to the work: scaling alone can swing from one side of
+	 * the target to the other).
 	 */
 	aim = pct == KERNELS_PCT ? "tell the two kernels' formulas apart" :
 	      pct >= 80 ? "run away" : "swing apart from the static formula";

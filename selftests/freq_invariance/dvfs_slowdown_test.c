@@ -8,10 +8,10 @@
  * from the minimum to the 1-core turbo.
  *
  * Wall-clock slowdown needs a vCPU whose speed is steady: under QEMU TCG
- * without -icount it follows the host's load (20% between identical runs
- * on a 2-CPU host), so make test runs this in a boot of its own with
- * -icount, where the guest's clock counts instructions. The test checks
- * that first, and fails saying so when it is not.
+ * without -icount it follows the host's load (by up to 20% between
+ * identical runs on a 2-CPU host), so make test runs this in a boot of
+ * its own with -icount, where the guest's clock counts instructions. The
+ * test checks that first, and fails saying so when it is not.
  *
  * Skips, as expected, in a boot without dvfs_emu=.
  */
@@ -32,7 +32,7 @@
 #define STEADY		0.01	/* identical runs agree within 1% */
 #define GAP_US		2	/* an iteration this long was interrupted */
 #define QUIET		0.10	/* the tick takes less: more is another task */
-#define TRIES		10	/* the tail of the boot took 0.5 s of the CPU */
+#define TRIES		10	/* the tail of the boot may run: an empirical margin */
 
 static int cpus[64], nr_cpus, test_cpu;
 

@@ -354,10 +354,10 @@ static double want_scale_ref(unsigned int eff, unsigned long long ratio)
  * identity is judged within what was dropped. At least half of what was
  * owed must have been spun (the exact slowdown is dvfs_slowdown_test's,
  * under -icount); a window where less was, the host having stalled the
- * vCPU for the rest, is measured again, up to five windows (with 4 vCPUs
- * on 2 host cores, 20% to 50% of what a CPU at 1200 MHz owed was dropped
- * in one run, and 0.1% in another). A kernel that dropped its debt rather
- * than spin it fails here.
+ * vCPU for the rest, is measured again, up to five windows (an empirical
+ * margin: with more vCPUs than host cores, a window can drop from a tenth
+ * of a percent to half of what a slow CPU owes). A kernel that drops its
+ * debt rather than spin it fails here.
  */
 static int check_slowed(unsigned int mhz)
 {

@@ -40,21 +40,20 @@
  * CPU shows, at f_1C, util_avg lower by a factor f_AC / f_1C than at
  * f_AC: the under-report. What a test can hold without the host's speed
  * (dvfs_pelt_test's rule): each util_avg is the PELT model's for the
- * running time the task was seen to have at scale 1024, within 3% of 1024,
+ * running time the task is seen to have at scale 1024, within 3% of 1024,
  * so util(f_1C) / util(f_AC) is the ratio of those running times, not 1
  * as invariance would have it; how much lower is printed, not asserted:
  * it follows the running times' ratio, which depends on the emulated
- * slowdown (0.91 for the ideal 0.839 in one run). That ratio, ideally
- * f_AC / f_1C, is printed (the emulated slowdown of a periodic task's
- * short bursts is not exact: what a CPU owes for the wakeups it serves in
- * idle is paid by the task at its next tick).
+ * slowdown. That ratio, ideally f_AC / f_1C, is printed (the emulated
+ * slowdown of a periodic task's short bursts is not exact: what a CPU
+ * owes for the wakeups it serves in idle is paid by the task at its next
+ * tick).
  *
  * A ramp samples its own /proc/PID/sched through a descriptor kept
- * open (fi_fopen_read()). Opened for each read, as first written, on 6.1
- * each closed file queued an RCU callback, and RCU's grace-period kthread
- * preempted the ramp about 400 times a second: in make test's boots it
- * held its CPU 86-90% of the time and crossed 768 10-19% after the
- * model, and the ramps had to be left out of make test.
+ * open (fi_fopen_read()): on 6.1 each closed file queues an RCU callback,
+ * and RCU's grace-period kthread, waking on the ramp's CPU, would preempt
+ * the ramp often enough to keep it from holding its CPU and to make it
+ * cross its targets late.
  *
  * Exactly two CPUs: on more, any other CPU that wakes makes three active
  * and brings the 4-core limit in. Where f_2C = f_1C (both shipped
@@ -363,15 +362,15 @@ static int test_lost_idle(void)
 		/*
 		 * A run where the spinner held its CPU less than 90% of the
 		 * time is not of a saturated CPU (a vCPU the host stalls
-		 * shows so; so did the first runs, 566 to 900 ms of 1000,
-		 * until fi_saturate() waited for the runner's prefix.pl to
-		 * read what the test had printed): run it again. So is one
-		 * that lost no idle time with its rq's util_avg below
-		 * FI_RQ_SATURATED_UTIL just before the stop (the kernel
-		 * counts lost idle time only for a rq over its bar, not shown
-		 * met), but for the last run, judged below whatever its rq's
-		 * util: a rq kept busy for a second reaches 1024, so one
-		 * below the bar every time is a finding, not bad luck.
+		 * shows so, as would the runner's prefix.pl reading what
+		 * the test printed, which fi_saturate() waits for): run it
+		 * again. So is one that lost no idle time with its rq's
+		 * util_avg below FI_RQ_SATURATED_UTIL just before the stop
+		 * (the kernel counts lost idle time only for a rq over its
+		 * bar, not shown met), but for the last run, judged below
+		 * whatever its rq's util: a rq kept busy for a second reaches
+		 * 1024, so one below the bar every time is a finding, not bad
+		 * luck.
 		 */
 		below = 0;
 		for (tries = 0; tries < SATURATE_TRIES; tries++) {

@@ -497,7 +497,8 @@ int dvfs_ran_per_period(pid_t pid, unsigned int period_us, double *ran_us)
  * CPU in @cpus (@n, the first this process's home) is asked for the
  * 1-core turbo, the work is timed (dvfs_calibrate()), then corrected by
  * what the periodic task was seen to run (it wakes from idle every
- * period, and under TCG that took about 1.8 times the calibrated time).
+ * period, and under TCG that takes up to about twice the calibrated
+ * time).
  * Its pid, or -1; *@iters: its work, in dvfs_work() iterations.
  */
 pid_t dvfs_start_fixed_work(const int *cpus, int n, int cpu, unsigned int period_us,

@@ -82,16 +82,14 @@ int fi_online_cpus(int *cpus, int max)
  * kernfs produce the text anew. Opening and closing a file for each
  * sample costs 6.1 an RCU callback per close (file_free() frees the
  * struct file with call_rcu(); 6.7 made files SLAB_TYPESAFE_BY_RCU). A
- * ramp sampling its /proc/PID/sched that way kept RCU's grace-period kthread
- * waking on the ramp's CPU: in a 2-CPU Goldmont boot, rcu_sched preempted
- * the task 160 times in 400 ms and took 20-25 ms of its CPU
- * (sched_switch trace), util_avg levelled off at 890-970 and crossed 768
- * after 75-103 ms of running; with the file kept open, 2 preemptions,
- * util_avg 1024, 768 after 65-70 ms (the model: 67.0 ms). A file that
- * cannot be read at an offset (debugfs's u64 and other simple_attr files
- * are nonseekable_open()) is opened for each read, as before, and so is
- * one whose path does not fit a slot. fi_fork()'s child starts with no
- * files kept (it closes its copies of its parent's).
+ * ramp sampling its /proc/PID/sched that way keeps RCU's grace-period
+ * kthread waking on the ramp's CPU, where it preempts the task hundreds of
+ * times a second and takes a few percent of its CPU: util_avg levels off
+ * below 1024 and crosses its targets late. A file that cannot be read at
+ * an offset (debugfs's u64 and other simple_attr files are
+ * nonseekable_open()) is opened for each read, and so is one whose path
+ * does not fit a slot. fi_fork()'s child starts with no files kept (it
+ * closes its copies of its parent's).
  */
 #define FD_CACHE	64
 static struct {
@@ -459,11 +457,10 @@ int fi_read_pelt(pid_t pid, struct fi_pelt *r)
  * first (util_avg > 0: the read would miss up to a tick of running), it
  * sleeps and tries again, unless util_avg is at most @max: then the pair
  * read, both as that tick left them, is where the ramp starts (under TCG
- * the read after a wakeup often comes a few ticks late: util_avg 17 to
- * 130 in 8 reads of 8 on a 2-vCPU guest). A read before each sleep leaves the read's
- * code translated. Reading the running time before the sleep instead
- * would count what the task ran after that read and before it slept: 1
- * to 7 ms under TCG.
+ * the read after a wakeup often comes a few ticks late). A read before
+ * each sleep leaves the read's code translated. Reading the running time
+ * before the sleep instead would count what the task ran after that read
+ * and before it slept: milliseconds under TCG.
  */
 int fi_ramp_start(long long max, long long *ran0, long long *util0)
 {
@@ -939,15 +936,12 @@ pid_t fi_find_task(const char *comm)
  * Wait until what this process wrote to stdout has been read, where
  * stdout is a pipe: the kselftest runner's prefix.pl reads it one byte
  * per read() and writes each byte on to tee, which writes it to the
- * results file and the console. Under TCG
- * the lines a test printed just before a measurement kept perl (and tee)
- * busy for 0.2-0.4 s, on the CPU being measured when the test's own CPU
- * was busy: in a Goldmont boot, perl took 358 and 191 ms of the first two
- * 1 s saturations of dvfs_turbo_ref_test's 1-core case (sched_switch
- * trace; the spinner ran 754 and 760 ms of 1000), and none when the test
- * ran outside the runner. Then 20 ms more for the last bytes to pass tee
- * (about 70 us a byte for perl under TCG: tee is at most a few hundred
- * bytes behind); about 2 s at most.
+ * results file and the console. Under TCG the lines a test prints just
+ * before a measurement keep perl (and tee) busy for tenths of a second,
+ * on the CPU being measured when the test's own CPU is busy, and take
+ * that time from the measurement. Then 20 ms more for the last bytes to
+ * pass tee (about 70 us a byte for perl under TCG: tee is at most a few
+ * hundred bytes behind); about 2 s at most.
  */
 void fi_drain_output(void)
 {

@@ -502,9 +502,9 @@ static int test_boost_still_when_off(void)
  * busy has an update every tick, and keeps it, as long as the tick comes
  * more often than that (HZ 500 or more; below, intel_pstate drops it at
  * every tick by design, and the test skips). A vCPU that the host stalls
- * longer than the hold time drops it too, rightly: up to HOLD_ATTEMPTS
- * attempts, each of BUSY_IO_US of I/O (in the guest, with 2 s of I/O, 7
- * of 15 attempts in 7 runs held it; a drop came once per failed attempt).
+ * longer than the hold time drops it too, rightly, and under TCG that
+ * happens in many attempts: up to HOLD_ATTEMPTS attempts, each of
+ * BUSY_IO_US of I/O (an empirical margin for TCG's stalls).
  */
 #define HOLD_ATTEMPTS	10
 

@@ -55,11 +55,12 @@ double pelt_util(const struct pelt_model *m);
 double pelt_clock(const struct pelt_model *m);
 
 /*
- * The geometric series PELT approximates, as the table of commit
- * 23127296889f computes it: periods of wall time an always-running task
- * needs from 0 to @target, max * (1 - y^n) = target, or -1 when @target
- * is out of reach. The kernel's sums, divided by LOAD_AVG_MAX - 1024 +
- * period_contrib, run ahead of it by up to 1/y (about one period).
+ * The geometric series PELT approximates, as the table in commit
+ * 23127296889f ("sched/fair: Update scale invariance of PELT") computes
+ * it: periods of wall time an always-running task needs from 0 to
+ * @target, max * (1 - y^n) = target, or -1 when @target is out of reach.
+ * The kernel's sums, divided by LOAD_AVG_MAX - 1024 + period_contrib, run
+ * ahead of it by up to 1/y (about one period).
  */
 double pelt_series_periods(const struct pelt_cfg *cfg, double target);
 

@@ -11,7 +11,10 @@
  *   sample,<scale>,<run>,<ran_ms>,<util_avg>     each change of util_avg
  *   cross,<scale>,<run>,<target>,<ran_ms>        when util crossed target
  *   model,<scale>,<ran_ms>,<util_avg>            the model, every 0.5 ms
- *   mcross,<scale>,<target>,<ms>,<table_ms>      model and seed-table times
+ *   mcross,<scale>,<target>,<ms>,<table_ms>      model and table times
+ *
+ * The table is the one in commit 23127296889f ("sched/fair: Update scale
+ * invariance of PELT"): pelt_series_periods().
  *
  * Scale 1024 needs nothing; any other scale needs
  * CONFIG_X86_FREQ_SCALE_OVERRIDE (freq_invariance/cpuN/freq_scale_override).
@@ -56,7 +59,7 @@ static void print_model(unsigned int scale)
 		printf("model,%u,%.1f,%.1f\n", scale, t, pelt_util(&m));
 		pelt_run(&m, 500, true);
 	}
-	/* The seed table: periods of 1 ms (its rounding) at 1024, x 1024/scale. */
+	/* The commit's table: periods of 1 ms (its rounding) at 1024, x 1024/scale. */
 	for (i = 0; i < ARRAY_SIZE(targets); i++)
 		printf("mcross,%u,%.0f,%.1f,%ld\n", scale, targets[i],
 		       pelt_time_to_util(&cfg, targets[i], 4e6) / 1000,
