@@ -408,7 +408,7 @@ $(KOBJ_KASAN)/.config: $(FRAGMENTS) config/kasan.config $(SERIES_STAMP) scripts/
 test-kasan: export override APPEND += no5lvl
 test-kasan: deps check-host kernel-kasan selftests rootfs
 	@rm -f $(RESULTS)/make-test-kasan.why; rc=0; \
-	$(MAKE) --no-print-directory test-kasan-steps || rc=$$?; \
+	$(MAKE) --no-print-directory test-kasan-steps APPEND="$(APPEND)" || rc=$$?; \
 	qemu/verdict end "make test-kasan" $$rc $(RESULTS)/make-test-kasan.why \
 		$(RESULTS)/test-kasan $(RESULTS)/test-kasan-dvfs
 
