@@ -4,7 +4,7 @@
  * (dvfs_emu=): a periodic task of fixed work under schedutil, sampled,
  * and the schedutil model (sugov_model.h) for the work rate it was seen
  * to have. Not a test: it prints CSV and asserts nothing (make run's
- * closed-loop demo, and the data of the README's plots).
+ * closed-loop demo, and the data of its plot).
  *
  *   sugov_trace [--mhz W] [--ms D] [--every US] [--spin]
  *
