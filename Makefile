@@ -78,9 +78,12 @@ KUNIT_SUITES := intel_pstate_hwp_boost x86_dvfs_emu
 #             program must report there (a program without cases of its
 #             own counts as one)
 #   B_SKIPS   the programs that may skip there, and must (main boot only)
+#   B_VMM     "project" for the project's QEMU (make qemu: patches/qemu),
+#             else Debian's
 # make boots-table prints them as docs/platform.md's table, which a host
 # test (tests/run) holds to this list.
-TEST_BOOTS := main dvfs notrl skx glm e3 turbo-off hwp hwp-passive slowdown
+TEST_BOOTS := main dvfs notrl skx glm e3 turbo-off hwp hwp-passive slowdown \
+	      vmm-skl vmm-skx vmm-glm vmm-turbo-off vmm-stock
 # The plain guest (-cpu max): the kselftests and the KUnit suites. No
 # DVFS there: hwp_boost_test needs HWP (the hwp boot gives it), the
 # dvfs_* tests the emulated DVFS platform (the other boots), and they
@@ -92,7 +95,7 @@ main_PARAMS :=
 main_CASES  := util_test=2 debugfs_test=9 invariance_test=6
 main_SKIPS  := hwp_boost_test dvfs_test dvfs_boot_test dvfs_pelt_test \
 	       dvfs_slowdown_test dvfs_wobbly_test dvfs_turbo_ref_test \
-	       dvfs_schedutil_test
+	       dvfs_schedutil_test aperfmperf_test
 # The DVFS boots: an Intel family 6 CPU (a Kaby Lake: intel_pstate leaves
 # it alone without HWP) on the emulated DVFS platform
 # (CONFIG_X86_DVFS_EMULATION), always TCG (the host's CPU is not such a
@@ -112,6 +115,7 @@ dvfs_CASES  := dvfs_boot_test=4 dvfs_test=8 dvfs_pelt_test=3 dvfs_wobbly_test=1
 # MHz, 3/4 of the 1-core turbo (no shipped profile has the 2-core limit
 # below the 1-core one).
 STEEP_PLATFORM := 1200,2300,4000,3000,2800,2600
+comma := ,
 # That platform with MSR_TURBO_RATIO_LIMIT reading 0: the boot code
 # refuses invariance, a state only a boot gives. dvfs_pelt_test checks the
 # refusal and that util_avg then follows the running time unscaled;
@@ -182,10 +186,50 @@ slowdown_QEMU   := ACCEL=tcg ICOUNT=shift=0,sleep=off SMP=1 CPU=$(KABY_LAKE)
 slowdown_PARAMS := dvfs_emu=e5-2670v3
 slowdown_CASES  := dvfs_slowdown_test=1
 
+# QEMU's DVFS platform (patches/qemu): the same parts, given by QEMU as
+# hardware gives them (CPUID leaf 6, the MSRs), and the unmodified kernel
+# code on them. aperfmperf_test takes its expectations from the MSRs and
+# from the part the boot names (fi_platform=, which only the test reads).
+# Skylake (94): intel_pstate drives it without HWP (passive mode); the
+# other parts and turbo disabled as on the in-guest platform.
+VMM_CPU := max,vendor=GenuineIntel,family=6,+aperfmperf,+ida
+vmm-skl_WHAT   := QEMU-platform Skylake boot
+vmm-skl_DIR    := test-vmm-skl
+vmm-skl_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=94,x-dvfs=e5-2670v3 SMP=2
+vmm-skl_PARAMS := fi_platform=e5-2670v3
+vmm-skl_CASES  := aperfmperf_test=5
+vmm-skl_VMM    := project
+vmm-skx_WHAT   := QEMU-platform Skylake-X boot
+vmm-skx_DIR    := test-vmm-skx
+vmm-skx_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=85,x-dvfs=e5-2670v3 SMP=2
+vmm-skx_PARAMS := fi_platform=e5-2670v3
+vmm-skx_CASES  := aperfmperf_test=5
+vmm-skx_VMM    := project
+vmm-glm_WHAT   := QEMU-platform Goldmont boot
+vmm-glm_DIR    := test-vmm-glm
+vmm-glm_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=92,x-dvfs=$(subst $(comma),:,$(STEEP_PLATFORM)) SMP=2
+vmm-glm_PARAMS := fi_platform=$(subst $(comma),:,$(STEEP_PLATFORM))
+vmm-glm_CASES  := aperfmperf_test=5
+vmm-glm_VMM    := project
+vmm-turbo-off_WHAT   := QEMU-platform boot with turbo disabled
+vmm-turbo-off_DIR    := test-vmm-turbo-off
+vmm-turbo-off_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=94,x-dvfs=e5-2670v3,x-dvfs-turbo-disabled=on SMP=2
+vmm-turbo-off_PARAMS := fi_platform=e5-2670v3+turbo-off
+vmm-turbo-off_CASES  := aperfmperf_test=5
+vmm-turbo-off_VMM    := project
+# The control: the Skylake boot on Debian's QEMU, whose CPUID has no
+# APERF/MPERF; aperfmperf_test must skip, saying so, and nothing else.
+vmm-stock_WHAT   := QEMU-platform control on Debian's QEMU
+vmm-stock_DIR    := test-vmm-stock
+vmm-stock_QEMU   := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=94 SMP=2
+vmm-stock_PARAMS := fi_platform=e5-2670v3
+vmm-stock_CASES  := aperfmperf_test=1
+vmm-stock_SKIPS  := aperfmperf_test
+
 DVFS_BOOTS := $(filter-out main,$(TEST_BOOTS))
 # $(call boot-env,B): the environment qemu/run boots B with, the user's
 # APPEND first, then the boot's own parameters
-boot-env = $($(1)_QEMU) APPEND="$(strip $(APPEND) $($(1)_PARAMS))"
+boot-env = $($(1)_QEMU)$(if $(filter project,$($(1)_VMM)), QEMU="$$(cat $(BUILD)/qemu.path)") APPEND="$(strip $(APPEND) $($(1)_PARAMS))"
 boot-progs = $(foreach c,$($(1)_CASES),$(firstword $(subst =, ,$(c))))
 boot-args = $(addprefix --expect-cases ,$($(1)_CASES)) \
 	    $(addprefix --expect-skip ,$($(1)_SKIPS))
@@ -204,7 +248,7 @@ ROOTFS_BUILD ?= rootfs/build
 
 .PHONY: all help deps tree series config kernel kernel-kasan selftests rootfs \
 	test-kasan \
-	check-host test test-steps test-dvfs test-dvfs-steps test-kasan-steps boots-table docs run shell bench experiment export-patches check-prefixes \
+	qemu check-host test test-steps test-dvfs test-dvfs-steps test-kasan-steps boots-table docs run shell bench experiment export-patches check-prefixes \
 	clean
 
 # $(call build-all,BESIDE,THEN): the kernel, the rootfs and the selftests.
@@ -278,6 +322,13 @@ kernel: deps $(KOBJ)/.config
 selftests: $(SERIES_STAMP)
 	@scripts/selftests-patch check $(KSRC) $(PATCHDIR)/sched
 	@$(MAKE) --no-print-directory -C selftests all
+
+## qemu            build the project's QEMU: Debian's source of the installed
+##                 qemu-system-x86 with patches/qemu (cached in CACHE)
+qemu: deps
+	@mkdir -p $(BUILD)
+	@scripts/qemu-build $(BUILD) $(CACHE) patches/qemu > $(BUILD)/qemu.path.new && \
+		mv $(BUILD)/qemu.path.new $(BUILD)/qemu.path
 
 ## rootfs          debootstrap the guest's Debian image (cached in CACHE)
 rootfs: deps
@@ -358,7 +409,13 @@ test: deps
 test-steps:
 	$(call build-all,{ $(MAKE) --no-print-directory check-host > $(BUILD)/check-host.log 2>&1 || \
 		  { cat $(BUILD)/check-host.log; echo "make test: check-host FAILED (above); the build goes on" >&2; exit 1; }; } & \
-		host=$$!;,\
+		host=$$!; \
+		$(MAKE) --no-print-directory qemu > $(BUILD)/qemu.log 2>&1 & vmm=$$!;,\
+	if [ -n "$$host" ] && ! wait $$vmm; then \
+		cat $(BUILD)/qemu.log; rc=1; \
+		[ -s $(TEST_WHY) ] || { printf 'the project'"'"'s QEMU: '; \
+			grep -a -m1 'qemu-build: ' $(BUILD)/qemu.log || echo failed; } > $(TEST_WHY); \
+	elif [ -n "$$host" ]; then cat $(BUILD)/qemu.log; fi; \
 	if [ -n "$$host" ]; then \
 		if wait $$host; then cat $(BUILD)/check-host.log; else \
 			rc=1; [ -s $(TEST_WHY) ] || { printf 'check-host: '; \
@@ -374,7 +431,7 @@ test-steps:
 
 ## test-dvfs       only the emulated-DVFS boots of make test, for working on
 ##                 the platform (no check-host, no first boot)
-test-dvfs: deps all
+test-dvfs: deps all qemu
 	@rm -f $(TEST_WHY); rc=0; \
 	$(MAKE) --no-print-directory test-dvfs-steps || rc=$$?; \
 	qemu/verdict end "make test-dvfs" $$rc $(TEST_WHY) \
@@ -385,9 +442,9 @@ test-dvfs-steps:
 
 ## boots-table     print make test's boots as a table (docs/platform.md's)
 boots-table:
-	@{ $(foreach b,$(TEST_BOOTS),printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$($(b)_WHAT)" \
+	@{ $(foreach b,$(TEST_BOOTS),printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$($(b)_WHAT)" \
 		"$($(b)_DIR)" "$(or $($(b)_QEMU),-)" "$(or $($(b)_PARAMS),-)" \
-		"$($(b)_CASES)" "$(or $($(b)_SKIPS),-)";) } | scripts/boots-table
+		"$($(b)_CASES)" "$(or $($(b)_SKIPS),-)" "$(or $($(b)_VMM),debian)";) } | scripts/boots-table
 
 ## kernel-kasan    build the test kernel with KASAN (build/obj-kasan)
 kernel-kasan: deps $(KOBJ_KASAN)/.config

@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * x86 frequency invariance on a platform with APERF/MPERF, judged from
+ * the architectural interfaces only: CPUID (/proc/cpuinfo's flags and
+ * model), the MSRs (/dev/cpu/N/msr) and cpufreq's sysfs. What the kernel
+ * says of itself (sched/freq_invariance's debugfs) is what is judged,
+ * never the expectation. Runs on an Intel machine with the series, and on
+ * QEMU's DVFS platform (x-dvfs), whose boots name their part on the
+ * kernel command line (fi_platform=PROFILE, ignored by the kernel) so
+ * that the MSRs themselves are checked against it:
+ *
+ *  - platform_msrs_are_the_boots: MSR_PLATFORM_INFO's base and minimum
+ *    ratios and the turbo ratio limits, decoded in the model's layout,
+ *    are the named part's (skips without fi_platform=);
+ *  - boot_code_picks_the_reference: max_freq_ratio is the reference the
+ *    SDM's layout gives over the base, x 1024: the base with turbo
+ *    disabled (IA32_MISC_ENABLE bit 38), on Skylake-X (model 85) the
+ *    first group of at least 4 cores (MSR_TURBO_RATIO_LIMIT1's sizes),
+ *    on Goldmont (92, 95, 122) the first group of at least 1 core,
+ *    elsewhere the 4-core limit (the 1-core one where that byte is 0);
+ *  - busy_cpu_scale_is_aperf_over_mperf: a busy CPU at four requested
+ *    frequencies (cpufreq's userspace governor; the minimum, between it
+ *    and the base, the base, the 2-core limit): its freq_scale is
+ *    min(f / f_ref, 1) x 1024 within 1%, f its frequency by APERF/MPERF
+ *    over the window; the same data judged with the 1-core turbo as the
+ *    reference must miss where the two differ (the inline control);
+ *  - turbo_cap_follows_busy_cpus: with fi_platform=, a CPU asking for
+ *    the 1-core turbo runs at the 1-core limit alone and at the 2-core
+ *    limit beside a second busy CPU, and at the base with turbo
+ *    disabled (skips without fi_platform=);
+ *  - idle_cpu_mperf_stops: MPERF counts an idle CPU's C0 moments only,
+ *    and all of a busy CPU's time (the control).
+ *
+ * fi_platform=PROFILE+turbo-off names a part whose firmware disabled
+ * turbo: IA32_MISC_ENABLE bit 38 set and CPUID's IDA clear.
+ *
+ * Skips, saying why, where CPUID.06H:ECX has no APERF/MPERF (a VM without a
+ * platform: the unpatched QEMU's boots), or there is no cpufreq policy
+ * with the userspace governor.
+ */
+#define _GNU_SOURCE
+#include <cpuid.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest.h"
+#include "fi_test.h"
+#include "fi_util.h"
+
+#define MSR_PLATFORM_INFO		0xce
+#define MSR_IA32_MPERF			0xe7
+#define MSR_IA32_APERF			0xe8
+#define MSR_IA32_MISC_ENABLE		0x1a0
+#define MISC_ENABLE_TURBO_DISABLE	0x4000000000ULL	/* bit 38 */
+#define MSR_TURBO_RATIO_LIMIT		0x1ad
+#define MSR_TURBO_RATIO_LIMIT1		0x1ae
+
+#define TEST_CPU	1
+#define WINDOW_US	200000
+/*
+ * freq_scale within 1% of 1024 of the formula: the kernel's integer
+ * arithmetic is within 2 units, and the window's APERF and MPERF are read
+ * by two IPIs, whose skew over the window is a fraction of a percent.
+ */
+#define SCALE_TOL	0.01
+/* The effective frequency against the request: the same reads' skew */
+#define RATIO_TOL	0.01
+/* An idle CPU's MPERF: C0 for its ticks and wakeups only */
+#define IDLE_C0_MAX	0.2
+
+enum { L1C, L2C, L4C, LAC, LEVELS };
+
+static struct {
+	bool named;			/* fi_platform= on the command line */
+	bool turbo_off;			/* fi_platform=...+turbo-off */
+	unsigned int min, base, turbo[LEVELS];	/* ratios (100 MHz) */
+} boot;
+
+static unsigned int model;
+static uint64_t plat_info, trl, trl1, misc_enable;
+static char gov_saved[2][64];
+
+static int msr_read(int cpu, unsigned int msr, uint64_t *val)
+{
+	char path[64];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", cpu);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	if (pread(fd, val, sizeof(*val), msr) != sizeof(*val))
+		ret = -EIO;
+	close(fd);
+	return ret;
+}
+
+/* /proc/cpuinfo's value of @key for CPU 0 */
+static int cpuinfo_field(const char *key, char *buf, size_t size)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[4096];
+	size_t n = strlen(key);
+	int ret = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, n) && (line[n] == ' ' || line[n] == '\t')) {
+			char *v = strchr(line, ':');
+
+			if (v) {
+				snprintf(buf, size, "%s", v + 2);
+				buf[strcspn(buf, "\n")] = 0;
+				ret = 0;
+			}
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+/* CPUID.06H: the CPU's own answer, not the kernel's cpuinfo flags */
+static void leaf6(unsigned int *eax, unsigned int *ecx)
+{
+	unsigned int ebx, edx;
+
+	if (!__get_cpuid(6, eax, &ebx, ecx, &edx))
+		*eax = *ecx = 0;
+}
+
+/*
+ * fi_platform=PROFILE[+turbo-off]: the part the boot gives, in MHz as
+ * QEMU's x-dvfs, and whether its firmware disabled turbo
+ */
+static int parse_boot(void)
+{
+	static const struct { const char *name; unsigned int mhz[6]; } parts[] = {
+		{ "e5-2670v3", { 1200, 2300, 3100, 3100, 2800, 2600 } },
+		{ "e3-1240v5", { 800, 3500, 3900, 3900, 3700, 3700 } },
+	};
+	char cmdline[4096], *p, *end;
+	unsigned int mhz[6];
+	size_t i;
+	int n;
+
+	if (fi_read_line("/proc/cmdline", cmdline, sizeof(cmdline)))
+		return -1;
+	p = strstr(cmdline, "fi_platform=");
+	if (!p)
+		return 0;
+	p += strlen("fi_platform=");
+	end = p + strcspn(p, " ");
+	*end = 0;
+	if (end - p > 10 && !strcmp(end - 10, "+turbo-off")) {
+		boot.turbo_off = true;
+		end[-10] = 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(parts); i++)
+		if (!strcmp(p, parts[i].name))
+			break;
+	if (i < ARRAY_SIZE(parts))
+		memcpy(mhz, parts[i].mhz, sizeof(mhz));
+	else if (sscanf(p, "%u:%u:%u:%u:%u:%u%n", &mhz[0], &mhz[1], &mhz[2],
+			&mhz[3], &mhz[4], &mhz[5], &n) != 6 || p[n])
+		return -1;
+	for (i = 0; i < 6; i++)
+		if (!mhz[i] || mhz[i] % 100)
+			return -1;
+	boot.named = true;
+	boot.min = mhz[0] / 100;
+	boot.base = mhz[1] / 100;
+	for (i = 0; i < LEVELS; i++)
+		boot.turbo[i] = mhz[2 + i] / 100;
+	return 0;
+}
+
+static bool group_layout(void)
+{
+	return model == 85 || model == 92 || model == 95 || model == 122;
+}
+
+/* The turbo limit with @n cores active, decoded as the SDM lays it out */
+static unsigned int trl_limit(unsigned int n)
+{
+	unsigned int i;
+
+	if (!group_layout())
+		return (trl >> (8 * (n > 8 ? 7 : n - 1))) & 0xff;
+	for (i = 0; i < 8; i++)
+		if (((trl1 >> (8 * i)) & 0xff) >= n)
+			return (trl >> (8 * i)) & 0xff;
+	return 0;
+}
+
+/* The reference ratio the boot code must pick */
+static unsigned int reference(void)
+{
+	unsigned int base = (plat_info >> 8) & 0xff, ref;
+
+	if (misc_enable & MISC_ENABLE_TURBO_DISABLE)
+		return base;
+	if (model == 85)
+		return trl_limit(4);
+	if (group_layout())
+		return trl_limit(1);
+	ref = (trl >> 24) & 0xff;
+	return ref ? ref : trl & 0xff;
+}
+
+static int test_platform_msrs(void)
+{
+	unsigned int base = (plat_info >> 8) & 0xff, min = (plat_info >> 40) & 0xff;
+	unsigned int want[LEVELS], got[LEVELS] = {
+		trl_limit(1), trl_limit(2), trl_limit(4), trl_limit(8) };
+	int i, bad = 0;
+
+	unsigned int eax, ecx;
+	bool off = misc_enable & MISC_ENABLE_TURBO_DISABLE;
+
+	if (!boot.named) {
+		ksft_print_msg("no fi_platform= on the command line: %s\n",
+			       "the part is what its MSRs say");
+		return KSFT_SKIP;
+	}
+	memcpy(want, boot.turbo, sizeof(want));
+	/* Turbo disabled by the firmware: MISC_ENABLE bit 38, and no IDA */
+	leaf6(&eax, &ecx);
+	fi_info("turbo: MISC_ENABLE bit 38 %d, CPUID.06H:EAX[1] (IDA) %d; the boot's part: %s\n",
+		off, !!(eax & 2), boot.turbo_off ? "disabled" : "enabled");
+	if (off != boot.turbo_off || !!(eax & 2) == boot.turbo_off) {
+		fi_err("turbo %s by the MSR, IDA %d, the boot's part has it %s", off ? "off" : "on",
+		       !!(eax & 2), boot.turbo_off ? "disabled" : "enabled");
+		bad = 1;
+	}
+	fi_info("PLATFORM_INFO 0x%llx: base %u, min %u; turbo 1/2/4/8 cores %u/%u/%u/%u (%s layout)\n",
+		(unsigned long long)plat_info, base, min, got[0], got[1], got[2], got[3],
+		group_layout() ? "group" : "core");
+	if (base != boot.base || min != boot.min) {
+		fi_err("base/min ratio %u/%u, the boot's part has %u/%u", base, min,
+		       boot.base, boot.min);
+		bad = 1;
+	}
+	for (i = 0; i < LEVELS; i++)
+		if (got[i] != want[i]) {
+			fi_err("turbo limit %d: ratio %u, the boot's part has %u", i, got[i],
+			       want[i]);
+			bad = 1;
+		}
+	return bad ? KSFT_FAIL : KSFT_PASS;
+}
+
+static int test_reference(void)
+{
+	unsigned int base = (plat_info >> 8) & 0xff, ref = reference();
+	unsigned long long want = ref * 1024ULL / base;
+	uint64_t ratio;
+	char status[256];
+
+	if (fi_read_u64(FI_DEBUGFS "/max_freq_ratio", &ratio) ||
+	    fi_read_line(FI_DEBUGFS "/status", status, sizeof(status))) {
+		fi_err("cannot read %s/max_freq_ratio or status (sched patches 1-4?)",
+		       FI_DEBUGFS);
+		return KSFT_FAIL;
+	}
+	fi_info("model %u, turbo %s: reference ratio %u over base %u: max_freq_ratio %llu; the kernel: %llu, status \"%s\"\n",
+		model, misc_enable & MISC_ENABLE_TURBO_DISABLE ? "disabled" : "enabled",
+		ref, base, want, (unsigned long long)ratio, status);
+	if (strncmp(status, "on", 2)) {
+		fi_err("status \"%s\", expected on", status);
+		return KSFT_FAIL;
+	}
+	if (ratio != want) {
+		fi_err("max_freq_ratio %llu, expected %llu", (unsigned long long)ratio, want);
+		return KSFT_FAIL;
+	}
+	return KSFT_PASS;
+}
+
+static int cpufreq_path(int cpu, const char *file, char *buf, size_t size)
+{
+	return snprintf(buf, size, "/sys/devices/system/cpu/cpu%d/cpufreq/%s", cpu, file);
+}
+
+static int set_khz(int cpu, unsigned int khz)
+{
+	char path[128], val[32];
+
+	cpufreq_path(cpu, "scaling_setspeed", path, sizeof(path));
+	snprintf(val, sizeof(val), "%u", khz);
+	return fi_write_str(path, val);
+}
+
+/* The userspace governor on @cpu, the one it had saved for restore() */
+static int take_policy(int cpu)
+{
+	char path[128];
+
+	cpufreq_path(cpu, "scaling_governor", path, sizeof(path));
+	if (!gov_saved[cpu][0] && fi_read_line(path, gov_saved[cpu], sizeof(gov_saved[cpu])))
+		return -1;
+	return fi_write_str(path, "userspace");
+}
+
+/* Each CPU's governor back, after each test and at exit */
+static void restore(void)
+{
+	char path[128];
+	int cpu;
+
+	for (cpu = 0; cpu < 2; cpu++)
+		if (gov_saved[cpu][0]) {
+			cpufreq_path(cpu, "scaling_governor", path, sizeof(path));
+			fi_write_str(path, gov_saved[cpu]);
+			gov_saved[cpu][0] = 0;
+		}
+}
+
+/*
+ * TEST_CPU's APERF, and its MPERF at the same moment: the mean of two
+ * MPERF reads around the APERF one, as each read is an IPI of its own and
+ * the reader can be preempted between them
+ */
+static int read_am(uint64_t *a, uint64_t *m)
+{
+	uint64_t m0, m1;
+
+	if (msr_read(TEST_CPU, MSR_IA32_MPERF, &m0) || msr_read(TEST_CPU, MSR_IA32_APERF, a) ||
+	    msr_read(TEST_CPU, MSR_IA32_MPERF, &m1))
+		return -1;
+	*m = m0 + (m1 - m0) / 2;
+	return 0;
+}
+
+/*
+ * Spin on TEST_CPU (and on CPU 0 too with @both) for a window, sampling
+ * TEST_CPU's APERF/MPERF at its ends and its freq_scale in its middle:
+ * the mean effective ratio over the window, and the scale.
+ */
+static int measure(bool both, double *ratio, double *scale)
+{
+	unsigned int base = (plat_info >> 8) & 0xff;
+	uint64_t a0, m0, a1, m1, s, sum = 0;
+	pid_t spin[2] = { fi_spawn_spinner(TEST_CPU), both ? fi_spawn_spinner(0) : 0 };
+	int i, n = 0, ret = -1;
+
+	if (spin[0] < 0 || spin[1] < 0)
+		goto out;
+	fi_sleep_us(50000);		/* a few ticks at the new frequency */
+	if (read_am(&a0, &m0))
+		goto out;
+	for (i = 0; i < 10; i++) {
+		char path[128];
+
+		fi_sleep_us(WINDOW_US / 10);
+		snprintf(path, sizeof(path), FI_DEBUGFS "/cpu%d/freq_scale", TEST_CPU);
+		if (i >= 3 && !fi_read_u64(path, &s)) {
+			sum += s;
+			n++;
+		}
+	}
+	if (read_am(&a1, &m1) || m1 <= m0 || !n)
+		goto out;
+	*ratio = (double)base * (a1 - a0) / (m1 - m0);
+	*scale = (double)sum / n;
+	ret = 0;
+out:
+	fi_reap(spin[0]);
+	if (both)
+		fi_reap(spin[1]);
+	return ret;
+}
+
+static int test_busy_scale(void)
+{
+	unsigned int base = (plat_info >> 8) & 0xff, min = (plat_info >> 40) & 0xff;
+	unsigned int top = trl_limit(1) ? trl_limit(1) : base, ref = reference();
+	/*
+	 * At most the 2-core limit: the sampler's moments in C0 on CPU 0 must
+	 * not cap the busy CPU's frequency under the reads it judges.
+	 */
+	unsigned int two = trl_limit(2) && trl_limit(2) < top ? trl_limit(2) : top;
+	unsigned int ratios[4] = { min, (min + base) / 2, base, two };
+	bool off = misc_enable & MISC_ENABLE_TURBO_DISABLE;
+	int i, bad = 0, told = 0;
+
+	if (take_policy(TEST_CPU)) {
+		ksft_print_msg("no cpufreq policy with the userspace governor on CPU %d\n",
+			       TEST_CPU);
+		return KSFT_SKIP;
+	}
+	for (i = 0; i < 4; i++) {
+		double r, scale, want, wrong, req;
+
+		if (set_khz(TEST_CPU, ratios[i] * 100000) || measure(false, &r, &scale)) {
+			fi_err("could not set or measure CPU %d at %u MHz", TEST_CPU,
+			       ratios[i] * 100);
+			return KSFT_FAIL;
+		}
+		want = fmin(r / ref, 1) * 1024;
+		/* Below the 2-core limit, the platform runs what was asked */
+		req = fmin(ratios[i], off ? base : two);
+		/* The inline control: the 1-core limit taken as the reference */
+		wrong = fmin(r / top, 1) * 1024;
+		fi_info("asked %u MHz: APERF/MPERF %.0f MHz, freq_scale %.1f, min(f / f_ref, 1) x 1024 %.1f (with the 1-core reference %.1f)\n",
+			ratios[i] * 100, r * 100, scale, want, wrong);
+		if (boot.named && fabs(r - req) > RATIO_TOL * req) {
+			fi_err("APERF/MPERF %.0f MHz for a request of %.0f MHz", r * 100,
+			       req * 100);
+			bad = 1;
+		}
+		if (fabs(scale - want) > SCALE_TOL * 1024) {
+			fi_err("freq_scale %.1f, expected %.1f +- %.1f", scale, want,
+			       SCALE_TOL * 1024);
+			bad = 1;
+		}
+		if (fabs(scale - wrong) > SCALE_TOL * 1024)
+			told = 1;
+	}
+	if (ref != top && !told) {
+		fi_err("no frequency told the reference %u from the 1-core limit %u", ref, top);
+		bad = 1;
+	}
+	restore();
+	return bad ? KSFT_FAIL : KSFT_PASS;
+}
+
+static int test_turbo_cap(void)
+{
+	unsigned int top = boot.turbo[L1C], base = (plat_info >> 8) & 0xff;
+	bool off = misc_enable & MISC_ENABLE_TURBO_DISABLE;
+	int bad = 0, n;
+
+	if (!boot.named) {
+		ksft_print_msg("no fi_platform= on the command line: %s\n",
+			       "the turbo limits are the hardware's to apply");
+		return KSFT_SKIP;
+	}
+	if (take_policy(0) || take_policy(TEST_CPU) || set_khz(0, top * 100000) ||
+	    set_khz(TEST_CPU, top * 100000)) {
+		fi_err("no cpufreq policy with the userspace governor on CPUs 0 and %d", TEST_CPU);
+		return KSFT_FAIL;
+	}
+	for (n = 1; n <= 2; n++) {
+		unsigned int want = off ? base : boot.turbo[n == 1 ? L1C : L2C];
+		double r, scale;
+
+		if (measure(n == 2, &r, &scale)) {
+			fi_err("could not measure CPU %d with %d busy CPU(s)", TEST_CPU, n);
+			restore();
+			return KSFT_FAIL;
+		}
+		fi_info("%d busy CPU%s, both asking for %u MHz: CPU %d at %.0f MHz, the limit %u\n",
+			n, n == 1 ? "" : "s", top * 100, TEST_CPU, r * 100, want * 100);
+		/* alone, CPU 0's reads of the MSRs put it in C0 for moments */
+		if (r > want + 0.01 * want ||
+		    r < (n == 1 && !off ? boot.turbo[L2C] : want) - 0.01 * want) {
+			fi_err("%.0f MHz with %d busy CPU(s), expected %u", r * 100, n, want * 100);
+			bad = 1;
+		}
+	}
+	restore();
+	return bad ? KSFT_FAIL : KSFT_PASS;
+}
+
+static inline uint64_t tsc(void)
+{
+	unsigned int lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+/*
+ * MPERF counts only in C0: an idle CPU's MPERF over a window is the
+ * moments its ticks and wakeups took, a busy CPU's the whole window (the
+ * control: the same reads judged against a CPU that was busy).
+ */
+static int test_idle_mperf(void)
+{
+	uint64_t m0, m1, t0, t1;
+	double share[2];
+	int busy;
+
+	for (busy = 0; busy < 2; busy++) {
+		pid_t spin = busy ? fi_spawn_spinner(TEST_CPU) : 0;
+
+		if (spin < 0) {
+			fi_err("could not start a spinner on CPU %d", TEST_CPU);
+			return KSFT_FAIL;
+		}
+		fi_sleep_us(50000);
+		t0 = tsc();
+		if (msr_read(TEST_CPU, MSR_IA32_MPERF, &m0)) {
+			fi_reap(spin);
+			return KSFT_FAIL;
+		}
+		fi_sleep_us(WINDOW_US);
+		t1 = tsc();
+		if (msr_read(TEST_CPU, MSR_IA32_MPERF, &m1) || t1 <= t0) {
+			fi_reap(spin);
+			return KSFT_FAIL;
+		}
+		if (busy)
+			fi_reap(spin);
+		share[busy] = (double)(m1 - m0) / (t1 - t0);
+	}
+	fi_info("CPU %d's MPERF over the TSC: %.3f idle, %.3f busy (the control)\n",
+		TEST_CPU, share[0], share[1]);
+	if (share[0] > IDLE_C0_MAX) {
+		fi_err("MPERF counted %.3f of an idle CPU's time, expected below %.2f",
+		       share[0], IDLE_C0_MAX);
+		return KSFT_FAIL;
+	}
+	if (share[1] < 1 - RATIO_TOL) {
+		fi_err("MPERF counted %.3f of a busy CPU's time, expected all of it", share[1]);
+		return KSFT_FAIL;
+	}
+	return KSFT_PASS;
+}
+
+static const struct fi_test tests[] = {
+	{ "platform_msrs_are_the_boots", test_platform_msrs },
+	{ "boot_code_picks_the_reference", test_reference },
+	{ "busy_cpu_scale_is_aperf_over_mperf", test_busy_scale },
+	{ "turbo_cap_follows_busy_cpus", test_turbo_cap },
+	{ "idle_cpu_mperf_stops", test_idle_mperf },
+};
+
+int main(void)
+{
+	char vendor[64], buf[64];
+	unsigned int eax, ecx;
+
+	ksft_print_header();
+	if (cpuinfo_field("vendor_id", vendor, sizeof(vendor)) || strcmp(vendor, "GenuineIntel"))
+		ksft_exit_skip("not an Intel CPU (vendor %s)\n", vendor);
+	leaf6(&eax, &ecx);
+	if (!(ecx & 1))
+		ksft_exit_skip("no APERF/MPERF in CPUID: %s\n",
+			       "no platform with frequencies (a VM without one)");
+	if (cpuinfo_field("model", buf, sizeof(buf)))
+		ksft_exit_fail_msg("no model in /proc/cpuinfo\n");
+	model = strtoul(buf, NULL, 10);
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		ksft_exit_skip("needs two CPUs\n");
+	if (parse_boot())
+		ksft_exit_fail_msg("fi_platform= on the command line is not a part\n");
+	if (msr_read(0, MSR_PLATFORM_INFO, &plat_info) ||
+	    msr_read(0, MSR_TURBO_RATIO_LIMIT, &trl) ||
+	    msr_read(0, MSR_IA32_MISC_ENABLE, &misc_enable) ||
+	    (group_layout() && msr_read(0, MSR_TURBO_RATIO_LIMIT1, &trl1)))
+		ksft_exit_fail_msg("cannot read the MSRs through /dev/cpu/0/msr (%s)\n",
+				   "CONFIG_X86_MSR, root");
+	atexit(restore);
+	fi_run_tests(tests, ARRAY_SIZE(tests));
+	return 0;
+}
