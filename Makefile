@@ -419,7 +419,8 @@ test-steps:
 	if [ -n "$$host" ]; then \
 		if wait $$host; then cat $(BUILD)/check-host.log; else \
 			rc=1; [ -s $(TEST_WHY) ] || { printf 'check-host: '; \
-				grep -a -m1 -E '^not ok|FAIL' $(BUILD)/check-host.log || echo failed; \
+				grep -a -m1 '^not ok' $(BUILD)/check-host.log || \
+				grep -a -m1 'FAIL' $(BUILD)/check-host.log || echo failed; \
 			} > $(TEST_WHY); \
 		fi; \
 	fi; \
