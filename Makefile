@@ -77,7 +77,10 @@ KUNIT_SUITES := intel_pstate_hwp_boost x86_dvfs_emu
 #   B_CASES   each program it runs and the number of TAP results that
 #             program must report there (a program without cases of its
 #             own counts as one)
-#   B_SKIPS   the programs that may skip there, and must (main boot only)
+#   B_SKIPS   the programs that may skip there, and must (the main boot
+#             and the control)
+#   B_SKIP_WHY  PROGRAM=ERE: the reason a program's skip must give (no
+#             spaces in ERE: . for one)
 #   B_VMM     "project" for the project's QEMU (make qemu: patches/qemu),
 #             else Debian's
 # make boots-table prints them as docs/platform.md's table, which a host
@@ -225,6 +228,7 @@ vmm-stock_QEMU   := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=94 SMP=
 vmm-stock_PARAMS := fi_platform=e5-2670v3
 vmm-stock_CASES  := aperfmperf_test=1
 vmm-stock_SKIPS  := aperfmperf_test
+vmm-stock_SKIP_WHY := aperfmperf_test=no.APERF/MPERF.in.CPUID
 
 DVFS_BOOTS := $(filter-out main,$(TEST_BOOTS))
 # $(call boot-env,B): the environment qemu/run boots B with, the user's
@@ -232,7 +236,8 @@ DVFS_BOOTS := $(filter-out main,$(TEST_BOOTS))
 boot-env = $($(1)_QEMU)$(if $(filter project,$($(1)_VMM)), QEMU="$$(cat $(BUILD)/qemu.path)") APPEND="$(strip $(APPEND) $($(1)_PARAMS))"
 boot-progs = $(foreach c,$($(1)_CASES),$(firstword $(subst =, ,$(c))))
 boot-args = $(addprefix --expect-cases ,$($(1)_CASES)) \
-	    $(addprefix --expect-skip ,$($(1)_SKIPS))
+	    $(addprefix --expect-skip ,$($(1)_SKIPS)) \
+	    $(addprefix --expect-skip-why ,$($(1)_SKIP_WHY))
 
 # make run's second boot (qemu/show-dvfs), and its third, the same
 # platform without the turbo ratios (not invariant: qemu/show-dvfs sugov)
