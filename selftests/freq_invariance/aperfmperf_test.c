@@ -335,18 +335,30 @@ static inline uint64_t tsc(void)
 }
 
 /*
- * TEST_CPU's APERF, and its MPERF at the same moment: the mean of two
- * MPERF reads around the APERF one, as each read is an IPI of its own and
- * the reader can be preempted between them
+ * TEST_CPU's APERF, and its MPERF at the same moment. Each read is an IPI
+ * of its own, and the reader or the target can be preempted between them,
+ * while MPERF goes on counting: of five MPERF, APERF, MPERF reads, the one
+ * whose two MPERF reads are the closest, with APERF taken at their mean.
+ * The error left is half that bracket, which the caller bounds.
  */
-static int read_am(uint64_t *a, uint64_t *m)
+#define AM_TRIES	5
+static int read_am(uint64_t *a, uint64_t *m, uint64_t *bracket)
 {
-	uint64_t m0, m1;
+	uint64_t m0, m1, aa;
+	int i;
 
-	if (msr_read(TEST_CPU, MSR_IA32_MPERF, &m0) || msr_read(TEST_CPU, MSR_IA32_APERF, a) ||
-	    msr_read(TEST_CPU, MSR_IA32_MPERF, &m1))
-		return -1;
-	*m = m0 + (m1 - m0) / 2;
+	*bracket = UINT64_MAX;
+	for (i = 0; i < AM_TRIES; i++) {
+		if (msr_read(TEST_CPU, MSR_IA32_MPERF, &m0) ||
+		    msr_read(TEST_CPU, MSR_IA32_APERF, &aa) ||
+		    msr_read(TEST_CPU, MSR_IA32_MPERF, &m1))
+			return -1;
+		if (m1 - m0 < *bracket) {
+			*bracket = m1 - m0;
+			*a = aa;
+			*m = m0 + (m1 - m0) / 2;
+		}
+	}
 	return 0;
 }
 
@@ -360,7 +372,7 @@ static int read_am(uint64_t *a, uint64_t *m)
 static int measure(bool both, double *ratio, double *scale, double *c0_share0)
 {
 	unsigned int base = (plat_info >> 8) & 0xff;
-	uint64_t a0, m0, a1, m1, s, sum = 0, z0, z1, t0, t1;
+	uint64_t a0, m0, a1, m1, s, sum = 0, z0, z1, t0, t1, b0, b1;
 	pid_t spin[2] = { fi_spawn_spinner(TEST_CPU), both ? fi_spawn_spinner(0) : 0 };
 	int i, n = 0, ret = -1;
 
@@ -368,7 +380,7 @@ static int measure(bool both, double *ratio, double *scale, double *c0_share0)
 		goto out;
 	fi_sleep_us(50000);		/* a few ticks at the new frequency */
 	t0 = tsc();
-	if (msr_read(0, MSR_IA32_MPERF, &z0) || read_am(&a0, &m0))
+	if (msr_read(0, MSR_IA32_MPERF, &z0) || read_am(&a0, &m0, &b0))
 		goto out;
 	for (i = 0; i < 10; i++) {
 		char path[128];
@@ -380,8 +392,15 @@ static int measure(bool both, double *ratio, double *scale, double *c0_share0)
 			n++;
 		}
 	}
-	if (read_am(&a1, &m1) || msr_read(0, MSR_IA32_MPERF, &z1) || m1 <= m0 || n != 7)
+	if (read_am(&a1, &m1, &b1) || msr_read(0, MSR_IA32_MPERF, &z1) || m1 <= m0 || n != 7)
 		goto out;
+	/* The brackets' halves bound the window's error: a quarter of RATIO_TOL */
+	if ((b0 + b1) / 2 > RATIO_TOL / 4 * (m1 - m0)) {
+		fi_err("APERF and MPERF read %llu and %llu MPERF ticks apart over a window of %llu: the host stalls the reads",
+		       (unsigned long long)b0, (unsigned long long)b1,
+		       (unsigned long long)(m1 - m0));
+		goto out;
+	}
 	t1 = tsc();
 	*ratio = (double)base * (a1 - a0) / (m1 - m0);
 	*scale = (double)sum / n;
