@@ -394,8 +394,8 @@ static int measure(bool both, double *ratio, double *scale, double *c0_share0)
 	}
 	if (read_am(&a1, &m1, &b1) || msr_read(0, MSR_IA32_MPERF, &z1) || m1 <= m0 || n != 7)
 		goto out;
-	/* The brackets' halves bound the window's error: a quarter of RATIO_TOL */
-	if ((b0 + b1) / 2 > RATIO_TOL / 4 * (m1 - m0)) {
+	/* The brackets' halves bound the window's error: half of RATIO_TOL */
+	if ((b0 + b1) / 2 > RATIO_TOL / 2 * (m1 - m0)) {
 		fi_err("APERF and MPERF read %llu and %llu MPERF ticks apart over a window of %llu: the host stalls the reads",
 		       (unsigned long long)b0, (unsigned long long)b1,
 		       (unsigned long long)(m1 - m0));
