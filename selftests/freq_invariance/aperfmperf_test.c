@@ -55,6 +55,7 @@
 #include "kselftest.h"
 #include "fi_test.h"
 #include "fi_util.h"
+#include "dvfs_util.h"
 
 #define MSR_PLATFORM_INFO		0xce
 #define MSR_IA32_MPERF			0xe7
@@ -77,8 +78,6 @@
 /* An idle CPU's MPERF: C0 for its ticks and wakeups only */
 #define IDLE_C0_MAX	0.2
 
-enum { L1C, L2C, L4C, LAC, LEVELS };
-
 static struct {
 	bool named;			/* fi_platform= on the command line */
 	bool turbo_off;			/* fi_platform=...+turbo-off */
@@ -88,21 +87,6 @@ static struct {
 static unsigned int model;
 static uint64_t plat_info, trl, trl1, misc_enable;
 static char gov_saved[2][64];
-
-static int msr_read(int cpu, unsigned int msr, uint64_t *val)
-{
-	char path[64];
-	int fd, ret = 0;
-
-	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", cpu);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	if (pread(fd, val, sizeof(*val), msr) != sizeof(*val))
-		ret = -EIO;
-	close(fd);
-	return ret;
-}
 
 /* /proc/cpuinfo's value of @key for CPU 0 */
 static int cpuinfo_field(const char *key, char *buf, size_t size)
@@ -287,41 +271,31 @@ static int test_reference(void)
 	return KSFT_PASS;
 }
 
-static int cpufreq_path(int cpu, const char *file, char *buf, size_t size)
-{
-	return snprintf(buf, size, "/sys/devices/system/cpu/cpu%d/cpufreq/%s", cpu, file);
-}
-
 static int set_khz(int cpu, unsigned int khz)
 {
-	char path[128], val[32];
+	char val[32];
 
-	cpufreq_path(cpu, "scaling_setspeed", path, sizeof(path));
 	snprintf(val, sizeof(val), "%u", khz);
-	return fi_write_str(path, val);
+	return dvfs_cpufreq_write(cpu, "scaling_setspeed", val);
 }
 
 /* The userspace governor on @cpu, the one it had saved for restore() */
 static int take_policy(int cpu)
 {
-	char path[128];
-
-	cpufreq_path(cpu, "scaling_governor", path, sizeof(path));
-	if (!gov_saved[cpu][0] && fi_read_line(path, gov_saved[cpu], sizeof(gov_saved[cpu])))
+	if (!gov_saved[cpu][0] &&
+	    dvfs_cpufreq_read(cpu, "scaling_governor", gov_saved[cpu], sizeof(gov_saved[cpu])))
 		return -1;
-	return fi_write_str(path, "userspace");
+	return dvfs_cpufreq_write(cpu, "scaling_governor", "userspace");
 }
 
 /* Each CPU's governor back, after each test and at exit */
 static void restore(void)
 {
-	char path[128];
 	int cpu;
 
 	for (cpu = 0; cpu < 2; cpu++)
 		if (gov_saved[cpu][0]) {
-			cpufreq_path(cpu, "scaling_governor", path, sizeof(path));
-			fi_write_str(path, gov_saved[cpu]);
+			dvfs_cpufreq_write(cpu, "scaling_governor", gov_saved[cpu]);
 			gov_saved[cpu][0] = 0;
 		}
 }
@@ -349,9 +323,9 @@ static int read_am(uint64_t *a, uint64_t *m, uint64_t *bracket)
 
 	*bracket = UINT64_MAX;
 	for (i = 0; i < AM_TRIES; i++) {
-		if (msr_read(TEST_CPU, MSR_IA32_MPERF, &m0) ||
-		    msr_read(TEST_CPU, MSR_IA32_APERF, &aa) ||
-		    msr_read(TEST_CPU, MSR_IA32_MPERF, &m1))
+		if (dvfs_msr_read(TEST_CPU, MSR_IA32_MPERF, &m0) ||
+		    dvfs_msr_read(TEST_CPU, MSR_IA32_APERF, &aa) ||
+		    dvfs_msr_read(TEST_CPU, MSR_IA32_MPERF, &m1))
 			return -1;
 		if (m1 - m0 < *bracket) {
 			*bracket = m1 - m0;
@@ -380,7 +354,7 @@ static int measure(bool both, double *ratio, double *scale, double *c0_share0)
 		goto out;
 	fi_sleep_us(50000);		/* a few ticks at the new frequency */
 	t0 = tsc();
-	if (msr_read(0, MSR_IA32_MPERF, &z0) || read_am(&a0, &m0, &b0))
+	if (dvfs_msr_read(0, MSR_IA32_MPERF, &z0) || read_am(&a0, &m0, &b0))
 		goto out;
 	for (i = 0; i < 10; i++) {
 		char path[128];
@@ -392,7 +366,7 @@ static int measure(bool both, double *ratio, double *scale, double *c0_share0)
 			n++;
 		}
 	}
-	if (read_am(&a1, &m1, &b1) || msr_read(0, MSR_IA32_MPERF, &z1) || m1 <= m0 || n != 7)
+	if (read_am(&a1, &m1, &b1) || dvfs_msr_read(0, MSR_IA32_MPERF, &z1) || m1 <= m0 || n != 7)
 		goto out;
 	/* The brackets' halves bound the window's error: half of RATIO_TOL */
 	if ((b0 + b1) / 2 > RATIO_TOL / 2 * (m1 - m0)) {
@@ -537,13 +511,13 @@ static int test_idle_mperf(void)
 		}
 		fi_sleep_us(50000);
 		t0 = tsc();
-		if (msr_read(TEST_CPU, MSR_IA32_MPERF, &m0)) {
+		if (dvfs_msr_read(TEST_CPU, MSR_IA32_MPERF, &m0)) {
 			fi_reap(spin);
 			return KSFT_FAIL;
 		}
 		fi_sleep_us(WINDOW_US);
 		t1 = tsc();
-		if (msr_read(TEST_CPU, MSR_IA32_MPERF, &m1) || t1 <= t0) {
+		if (dvfs_msr_read(TEST_CPU, MSR_IA32_MPERF, &m1) || t1 <= t0) {
 			fi_reap(spin);
 			return KSFT_FAIL;
 		}
@@ -592,10 +566,10 @@ int main(void)
 		ksft_exit_skip("needs two CPUs\n");
 	if (parse_boot())
 		ksft_exit_fail_msg("fi_platform= on the command line is not a part\n");
-	if (msr_read(0, MSR_PLATFORM_INFO, &plat_info) ||
-	    msr_read(0, MSR_TURBO_RATIO_LIMIT, &trl) ||
-	    msr_read(0, MSR_IA32_MISC_ENABLE, &misc_enable) ||
-	    (group_layout() && msr_read(0, MSR_TURBO_RATIO_LIMIT1, &trl1)))
+	if (dvfs_msr_read(0, MSR_PLATFORM_INFO, &plat_info) ||
+	    dvfs_msr_read(0, MSR_TURBO_RATIO_LIMIT, &trl) ||
+	    dvfs_msr_read(0, MSR_IA32_MISC_ENABLE, &misc_enable) ||
+	    (group_layout() && dvfs_msr_read(0, MSR_TURBO_RATIO_LIMIT1, &trl1)))
 		ksft_exit_fail_msg("cannot read the MSRs through /dev/cpu/0/msr (%s)\n",
 				   "CONFIG_X86_MSR, root");
 	atexit(restore);

@@ -367,7 +367,7 @@ static int test_lost_idle(void)
 		 * again. So is one that lost no idle time with its rq's
 		 * util_avg below FI_RQ_SATURATED_UTIL just before the stop
 		 * (the kernel counts lost idle time only for a rq over its
-		 * bar, not shown met), but for the last run, judged below
+		 * bar, not shown met), except the last try, judged below
 		 * whatever its rq's util: a rq kept busy for a second reaches
 		 * 1024, so one below the bar every time is a finding, not bad
 		 * luck.
