@@ -71,7 +71,6 @@ KUNIT_SUITES := intel_pstate_hwp_boost x86_dvfs_emu
 
 # make test's boots, in order (TEST_BOOTS). Each boot B has:
 #   B_WHAT    its name in make test's output
-#   B_DIR     its results folder, in build/results (build/results-6.12)
 #   B_QEMU    how qemu/run boots it (ACCEL, CPU, SMP, ICOUNT)
 #   B_PARAMS  the kernel parameters it adds after APPEND
 #   B_CASES   each program it runs and the number of TAP results that
@@ -83,8 +82,10 @@ KUNIT_SUITES := intel_pstate_hwp_boost x86_dvfs_emu
 #             spaces in ERE: . for one)
 #   B_VMM     "project" for the project's QEMU (make qemu: patches/qemu),
 #             else Debian's
-# make boots-table prints them as docs/platform.md's table, which a host
-# test (tests/run) holds to this list.
+# Its results folder, in build/results (build/results-6.12), is test-B
+# (the main boot's, test). make boots-table prints them as
+# docs/platform.md's table, which a host test (tests/run) holds to this
+# list.
 TEST_BOOTS := main dvfs notrl skx glm e3 turbo-off hwp hwp-passive slowdown \
 	      vmm-skl vmm-skx vmm-glm vmm-turbo-off vmm-stock
 # The plain guest (-cpu max): the kselftests and the KUnit suites. No
@@ -92,7 +93,6 @@ TEST_BOOTS := main dvfs notrl skx glm e3 turbo-off hwp hwp-passive slowdown \
 # dvfs_* tests the emulated DVFS platform (the other boots), and they
 # skip, saying why; any other skip fails make test.
 main_WHAT   := main boot
-main_DIR    := test
 main_QEMU   :=
 main_PARAMS :=
 main_CASES  := util_test=2 debugfs_test=9 invariance_test=6
@@ -110,7 +110,6 @@ KABY_LAKE := max,vendor=GenuineIntel,family=6,model=158
 # runs last: it turns invariance off until reboot (only with
 # fi_wobbly_test on the command line).
 dvfs_WHAT   := emulated-DVFS boot
-dvfs_DIR    := test-dvfs
 dvfs_QEMU   := ACCEL=tcg CPU=$(KABY_LAKE) SMP=4
 dvfs_PARAMS := dvfs_emu=e5-2670v3 fi_wobbly_test
 dvfs_CASES  := dvfs_boot_test=4 dvfs_test=8 dvfs_pelt_test=3 dvfs_wobbly_test=1
@@ -125,7 +124,6 @@ comma := ,
 # dvfs_schedutil_test schedutil's loop without invariance, whose runaway
 # needs a 2-core turbo limit below the top of the table.
 notrl_WHAT   := emulated-DVFS boot without turbo ratios
-notrl_DIR    := test-notrl
 notrl_QEMU   := ACCEL=tcg CPU=$(KABY_LAKE) SMP=2
 notrl_PARAMS := dvfs_emu=$(STEEP_PLATFORM) dvfs_emu_no_turbo_ratios
 notrl_CASES  := dvfs_pelt_test=4 dvfs_schedutil_test=1
@@ -140,12 +138,10 @@ notrl_CASES  := dvfs_pelt_test=4 dvfs_schedutil_test=1
 # f_1C / f_ref = 1.107 (4-core reference) and 1 (1-core); on Goldmont
 # also its feedback loop with invariance.
 skx_WHAT   := emulated-DVFS Skylake-X boot
-skx_DIR    := test-skx
 skx_QEMU   := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=85 SMP=2
 skx_PARAMS := dvfs_emu=e5-2670v3 intel_pstate=disable
 skx_CASES  := dvfs_boot_test=4 dvfs_turbo_ref_test=4 dvfs_schedutil_test=1
 glm_WHAT   := emulated-DVFS Goldmont boot
-glm_DIR    := test-glm
 glm_QEMU   := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=92 SMP=2
 glm_PARAMS := dvfs_emu=$(STEEP_PLATFORM) intel_pstate=disable
 glm_CASES  := dvfs_boot_test=4 dvfs_turbo_ref_test=4 dvfs_schedutil_test=2
@@ -153,12 +149,10 @@ glm_CASES  := dvfs_boot_test=4 dvfs_turbo_ref_test=4 dvfs_schedutil_test=2
 # equal, 200 MHz above the all-core limit), on a Kaby Lake, whose boot
 # code reads the same layout as that Skylake's.
 e3_WHAT   := emulated-DVFS Xeon E3 boot
-e3_DIR    := test-e3
 e3_QEMU   := ACCEL=tcg CPU=$(KABY_LAKE) SMP=2
 e3_PARAMS := dvfs_emu=e3-1240v5
 e3_CASES  := dvfs_boot_test=4 dvfs_turbo_ref_test=4
 turbo-off_WHAT   := emulated-DVFS boot with turbo disabled
-turbo-off_DIR    := test-turbo-off
 turbo-off_QEMU   := ACCEL=tcg CPU=$(KABY_LAKE) SMP=2
 turbo-off_PARAMS := dvfs_emu=e5-2670v3 dvfs_emu_turbo_disabled
 turbo-off_CASES  := dvfs_boot_test=4
@@ -167,7 +161,6 @@ turbo-off_CASES  := dvfs_boot_test=4
 # own cpufreq driver does not register, so that hwp_boost_test runs, on
 # the emulated request, instead of skipping.
 hwp_WHAT   := emulated-DVFS boot with HWP
-hwp_DIR    := test-hwp
 hwp_QEMU   := ACCEL=tcg CPU=$(KABY_LAKE) SMP=2
 hwp_PARAMS := dvfs_emu=e5-2670v3 dvfs_emu_hwp
 hwp_CASES  := hwp_boost_test=6
@@ -175,7 +168,6 @@ hwp_CASES  := hwp_boost_test=6
 # to HWP's desired ratio): schedutil's fixed point as with the platform's
 # own driver.
 hwp-passive_WHAT   := emulated-DVFS boot with HWP in passive mode
-hwp-passive_DIR    := test-hwp-passive
 hwp-passive_QEMU   := ACCEL=tcg CPU=$(KABY_LAKE) SMP=2
 hwp-passive_PARAMS := dvfs_emu=e5-2670v3 dvfs_emu_hwp intel_pstate=passive
 hwp-passive_CASES  := dvfs_schedutil_test=1
@@ -184,7 +176,6 @@ hwp-passive_CASES  := dvfs_schedutil_test=1
 # host's load). Under -icount the guest's clock counts instructions
 # (one vCPU: a second does not come up under QEMU 7.2's icount).
 slowdown_WHAT   := emulated-DVFS icount boot
-slowdown_DIR    := test-slowdown
 slowdown_QEMU   := ACCEL=tcg ICOUNT=shift=0,sleep=off SMP=1 CPU=$(KABY_LAKE)
 slowdown_PARAMS := dvfs_emu=e5-2670v3
 slowdown_CASES  := dvfs_slowdown_test=1
@@ -197,25 +188,21 @@ slowdown_CASES  := dvfs_slowdown_test=1
 # other parts and turbo disabled as on the in-guest platform.
 VMM_CPU := max,vendor=GenuineIntel,family=6,+aperfmperf,+ida
 vmm-skl_WHAT   := QEMU-platform Skylake boot
-vmm-skl_DIR    := test-vmm-skl
 vmm-skl_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=94,x-dvfs=e5-2670v3 SMP=2
 vmm-skl_PARAMS := fi_platform=e5-2670v3
 vmm-skl_CASES  := aperfmperf_test=5
 vmm-skl_VMM    := project
 vmm-skx_WHAT   := QEMU-platform Skylake-X boot
-vmm-skx_DIR    := test-vmm-skx
 vmm-skx_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=85,x-dvfs=e5-2670v3 SMP=2
 vmm-skx_PARAMS := fi_platform=e5-2670v3
 vmm-skx_CASES  := aperfmperf_test=5
 vmm-skx_VMM    := project
 vmm-glm_WHAT   := QEMU-platform Goldmont boot
-vmm-glm_DIR    := test-vmm-glm
 vmm-glm_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=92,x-dvfs=$(subst $(comma),:,$(STEEP_PLATFORM)) SMP=2
 vmm-glm_PARAMS := fi_platform=$(subst $(comma),:,$(STEEP_PLATFORM))
 vmm-glm_CASES  := aperfmperf_test=5
 vmm-glm_VMM    := project
 vmm-turbo-off_WHAT   := QEMU-platform boot with turbo disabled
-vmm-turbo-off_DIR    := test-vmm-turbo-off
 vmm-turbo-off_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=94,x-dvfs=e5-2670v3,x-dvfs-turbo-disabled=on SMP=2
 vmm-turbo-off_PARAMS := fi_platform=e5-2670v3+turbo-off
 vmm-turbo-off_CASES  := aperfmperf_test=5
@@ -223,7 +210,6 @@ vmm-turbo-off_VMM    := project
 # The control: the Skylake boot on Debian's QEMU, whose CPUID has no
 # APERF/MPERF; aperfmperf_test must skip, saying so, and nothing else.
 vmm-stock_WHAT   := QEMU-platform control on Debian's QEMU
-vmm-stock_DIR    := test-vmm-stock
 vmm-stock_QEMU   := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=94 SMP=2
 vmm-stock_PARAMS := fi_platform=e5-2670v3
 vmm-stock_CASES  := aperfmperf_test=1
@@ -231,6 +217,7 @@ vmm-stock_SKIPS  := aperfmperf_test
 vmm-stock_SKIP_WHY := aperfmperf_test=no.APERF/MPERF.in.CPUID
 
 DVFS_BOOTS := $(filter-out main,$(TEST_BOOTS))
+boot-dir = $(if $(filter main,$(1)),test,test-$(1))
 # $(call boot-env,B): the environment qemu/run boots B with, the user's
 # APPEND first, then the boot's own parameters
 boot-env = $($(1)_QEMU)$(if $(filter project,$($(1)_VMM)), QEMU="$$(cat $(BUILD)/qemu.path)") APPEND="$(strip $(APPEND) $($(1)_PARAMS))"
@@ -393,7 +380,7 @@ define newline
 endef
 
 # $(call dvfs-boots,NAME,WHY): every DVFS boot of make test, in turn
-dvfs-boots = $(foreach b,$(DVFS_BOOTS),$(call dvfs-test,$(KERNEL),$(RESULTS)/$($(b)_DIR),$(GUEST_TIMEOUT),$(1),$(b),$(2))$(newline))
+dvfs-boots = $(foreach b,$(DVFS_BOOTS),$(call dvfs-test,$(KERNEL),$(RESULTS)/$(call boot-dir,$(b)),$(GUEST_TIMEOUT),$(1),$(b),$(2))$(newline))
 
 # The reason make test (make test-dvfs) failed, for its verdict line.
 TEST_WHY := $(RESULTS)/make-test.why
@@ -406,7 +393,7 @@ test: deps
 	@rm -f $(TEST_WHY); rc=0; \
 	$(MAKE) --no-print-directory test-steps || rc=$$?; \
 	qemu/verdict end "make test" $$rc $(TEST_WHY) \
-		$(foreach b,$(TEST_BOOTS),$(RESULTS)/$($(b)_DIR))
+		$(foreach b,$(TEST_BOOTS),$(RESULTS)/$(call boot-dir,$(b)))
 
 # check-host beside the build (once the config is made: its tests read
 # the tree's Kconfig), its output after the build's; a failure shows when
@@ -432,7 +419,7 @@ test-steps:
 	[ $$rc -eq 0 ] || { echo "make test: FAIL before the guests (check-host or the build)" >&2; \
 		qemu/verdict why $(TEST_WHY) "the build (series, config, kernel, selftests or rootfs)"; }; \
 	exit $$rc)
-	$(call guest-test,$(KERNEL),$(RESULTS)/$(main_DIR),$(GUEST_TIMEOUT),make test,$(TEST_WHY))
+	$(call guest-test,$(KERNEL),$(RESULTS)/$(call boot-dir,main),$(GUEST_TIMEOUT),make test,$(TEST_WHY))
 	$(call dvfs-boots,make test,$(TEST_WHY))
 
 ## test-dvfs       only the emulated-DVFS boots of make test, for working on
@@ -441,7 +428,7 @@ test-dvfs: deps all qemu
 	@rm -f $(TEST_WHY); rc=0; \
 	$(MAKE) --no-print-directory test-dvfs-steps || rc=$$?; \
 	qemu/verdict end "make test-dvfs" $$rc $(TEST_WHY) \
-		$(foreach b,$(DVFS_BOOTS),$(RESULTS)/$($(b)_DIR))
+		$(foreach b,$(DVFS_BOOTS),$(RESULTS)/$(call boot-dir,$(b)))
 
 test-dvfs-steps:
 	$(call dvfs-boots,make test-dvfs,$(TEST_WHY))
@@ -449,7 +436,7 @@ test-dvfs-steps:
 ## boots-table     print make test's boots as a table (docs/platform.md's)
 boots-table:
 	@{ $(foreach b,$(TEST_BOOTS),printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$($(b)_WHAT)" \
-		"$($(b)_DIR)" "$(or $($(b)_QEMU),-)" "$(or $($(b)_PARAMS),-)" \
+		"$(call boot-dir,$(b))" "$(or $($(b)_QEMU),-)" "$(or $($(b)_PARAMS),-)" \
 		"$($(b)_CASES)" "$(or $($(b)_SKIPS),-)" "$(or $($(b)_VMM),debian)";) } | scripts/boots-table
 
 ## kernel-kasan    build the test kernel with KASAN (build/obj-kasan)
