@@ -41,7 +41,6 @@
  * with the userspace governor.
  */
 #define _GNU_SOURCE
-#include <cpuid.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -58,8 +57,6 @@
 #include "dvfs_util.h"
 
 #define MSR_PLATFORM_INFO		0xce
-#define MSR_IA32_MPERF			0xe7
-#define MSR_IA32_APERF			0xe8
 #define MSR_IA32_MISC_ENABLE		0x1a0
 #define MISC_ENABLE_TURBO_DISABLE	0x4000000000ULL	/* bit 38 */
 #define MSR_TURBO_RATIO_LIMIT		0x1ad
@@ -87,41 +84,6 @@ static struct {
 static unsigned int model;
 static uint64_t plat_info, trl, trl1, misc_enable;
 static char gov_saved[2][64];
-
-/* /proc/cpuinfo's value of @key for CPU 0 */
-static int cpuinfo_field(const char *key, char *buf, size_t size)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[4096];
-	size_t n = strlen(key);
-	int ret = -ENOENT;
-
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, key, n) && (line[n] == ' ' || line[n] == '\t')) {
-			char *v = strchr(line, ':');
-
-			if (v) {
-				snprintf(buf, size, "%s", v + 2);
-				buf[strcspn(buf, "\n")] = 0;
-				ret = 0;
-			}
-			break;
-		}
-	}
-	fclose(f);
-	return ret;
-}
-
-/* CPUID.06H: the CPU's own answer, not the kernel's cpuinfo flags */
-static void leaf6(unsigned int *eax, unsigned int *ecx)
-{
-	unsigned int ebx, edx;
-
-	if (!__get_cpuid(6, eax, &ebx, ecx, &edx))
-		*eax = *ecx = 0;
-}
 
 /*
  * fi_platform=PROFILE[+turbo-off]: the part the boot gives, in MHz as
@@ -171,20 +133,13 @@ static int parse_boot(void)
 
 static bool group_layout(void)
 {
-	return model == 85 || model == 92 || model == 95 || model == 122;
+	return dvfs_trl_groups(model);
 }
 
 /* The turbo limit with @n cores active, decoded as the SDM lays it out */
 static unsigned int trl_limit(unsigned int n)
 {
-	unsigned int i;
-
-	if (!group_layout())
-		return (trl >> (8 * (n > 8 ? 7 : n - 1))) & 0xff;
-	for (i = 0; i < 8; i++)
-		if (((trl1 >> (8 * i)) & 0xff) >= n)
-			return (trl >> (8 * i)) & 0xff;
-	return 0;
+	return dvfs_trl_limit(model, trl, trl1, n);
 }
 
 /* The reference ratio the boot code must pick */
@@ -219,12 +174,12 @@ static int test_platform_msrs(void)
 	}
 	memcpy(want, boot.turbo, sizeof(want));
 	/* Turbo disabled by the firmware: MISC_ENABLE bit 38, and no IDA */
-	leaf6(&eax, &ecx);
+	dvfs_cpuid6(&eax, &ecx);
 	fi_info("turbo: MISC_ENABLE bit 38 %d, CPUID.06H:EAX[1] (IDA) %d; the boot's part: %s\n",
-		off, !!(eax & 2), boot.turbo_off ? "disabled" : "enabled");
-	if (off != boot.turbo_off || !!(eax & 2) == boot.turbo_off) {
+		off, !!(eax & CPUID6_EAX_IDA), boot.turbo_off ? "disabled" : "enabled");
+	if (off != boot.turbo_off || !!(eax & CPUID6_EAX_IDA) == boot.turbo_off) {
 		fi_err("turbo %s by the MSR, IDA %d, the boot's part has it %s", off ? "off" : "on",
-		       !!(eax & 2), boot.turbo_off ? "disabled" : "enabled");
+		       !!(eax & CPUID6_EAX_IDA), boot.turbo_off ? "disabled" : "enabled");
 		bad = 1;
 	}
 	fi_info("PLATFORM_INFO 0x%llx: base %u, min %u; turbo 1/2/4/8 cores %u/%u/%u/%u (%s layout)\n",
@@ -309,34 +264,6 @@ static inline uint64_t tsc(void)
 }
 
 /*
- * TEST_CPU's APERF, and its MPERF at the same moment. Each read is an IPI
- * of its own, and the reader or the target can be preempted between them,
- * while MPERF goes on counting: of five MPERF, APERF, MPERF reads, the one
- * whose two MPERF reads are the closest, with APERF taken at their mean.
- * The error left is half that bracket, which the caller bounds.
- */
-#define AM_TRIES	5
-static int read_am(uint64_t *a, uint64_t *m, uint64_t *bracket)
-{
-	uint64_t m0, m1, aa;
-	int i;
-
-	*bracket = UINT64_MAX;
-	for (i = 0; i < AM_TRIES; i++) {
-		if (dvfs_msr_read(TEST_CPU, MSR_IA32_MPERF, &m0) ||
-		    dvfs_msr_read(TEST_CPU, MSR_IA32_APERF, &aa) ||
-		    dvfs_msr_read(TEST_CPU, MSR_IA32_MPERF, &m1))
-			return -1;
-		if (m1 - m0 < *bracket) {
-			*bracket = m1 - m0;
-			*a = aa;
-			*m = m0 + (m1 - m0) / 2;
-		}
-	}
-	return 0;
-}
-
-/*
  * Spin on TEST_CPU (and on CPU 0 too with @both) for a window, sampling
  * TEST_CPU's APERF/MPERF at its ends and its freq_scale in its middle:
  * the mean effective ratio over the window, and the scale; and the share
@@ -354,7 +281,7 @@ static int measure(bool both, double *ratio, double *scale, double *c0_share0)
 		goto out;
 	fi_sleep_us(50000);		/* a few ticks at the new frequency */
 	t0 = tsc();
-	if (dvfs_msr_read(0, MSR_IA32_MPERF, &z0) || read_am(&a0, &m0, &b0))
+	if (dvfs_msr_read(0, MSR_IA32_MPERF, &z0) || dvfs_read_am(TEST_CPU, &a0, &m0, &b0))
 		goto out;
 	for (i = 0; i < 10; i++) {
 		char path[128];
@@ -366,7 +293,8 @@ static int measure(bool both, double *ratio, double *scale, double *c0_share0)
 			n++;
 		}
 	}
-	if (read_am(&a1, &m1, &b1) || dvfs_msr_read(0, MSR_IA32_MPERF, &z1) || m1 <= m0 || n != 7)
+	if (dvfs_read_am(TEST_CPU, &a1, &m1, &b1) || dvfs_msr_read(0, MSR_IA32_MPERF, &z1) ||
+	    m1 <= m0 || n != 7)
 		goto out;
 	/* The brackets' halves bound the window's error: half of RATIO_TOL */
 	if ((b0 + b1) / 2 > RATIO_TOL / 2 * (m1 - m0)) {
@@ -553,13 +481,13 @@ int main(void)
 	unsigned int eax, ecx;
 
 	ksft_print_header();
-	if (cpuinfo_field("vendor_id", vendor, sizeof(vendor)) || strcmp(vendor, "GenuineIntel"))
+	if (dvfs_cpuinfo_field("vendor_id", vendor, sizeof(vendor)) || strcmp(vendor, "GenuineIntel"))
 		ksft_exit_skip("not an Intel CPU (vendor %s)\n", vendor);
-	leaf6(&eax, &ecx);
-	if (!(ecx & 1))
+	dvfs_cpuid6(&eax, &ecx);
+	if (!(ecx & CPUID6_ECX_APERFMPERF))
 		ksft_exit_skip("no APERF/MPERF in CPUID: %s\n",
 			       "no platform with frequencies (a VM without one)");
-	if (cpuinfo_field("model", buf, sizeof(buf)))
+	if (dvfs_cpuinfo_field("model", buf, sizeof(buf)))
 		ksft_exit_fail_msg("no model in /proc/cpuinfo\n");
 	model = strtoul(buf, NULL, 10);
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)

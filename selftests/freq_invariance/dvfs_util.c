@@ -4,6 +4,7 @@
  * the command line names, its debugfs files, and its cpufreq driver.
  */
 #define _GNU_SOURCE
+#include <cpuid.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -123,6 +124,92 @@ int dvfs_msr_read(int cpu, unsigned int msr, uint64_t *val)
 		return fd;
 	n = pread(fd, val, sizeof(*val), msr);
 	return n == sizeof(*val) ? 0 : n < 0 ? -errno : -EIO;
+}
+
+/*
+ * CPU @cpu's APERF, and its MPERF at the same moment. Each read is an IPI
+ * of its own, and the reader or the target can be preempted between them,
+ * while MPERF goes on counting: of five MPERF, APERF, MPERF reads, the one
+ * whose two MPERF reads are the closest, with APERF taken at their mean.
+ * The error left is half that bracket (*@bracket), which the caller bounds.
+ */
+#define AM_TRIES	5
+int dvfs_read_am(int cpu, uint64_t *a, uint64_t *m, uint64_t *bracket)
+{
+	uint64_t m0, m1, aa;
+	int i;
+
+	*bracket = UINT64_MAX;
+	for (i = 0; i < AM_TRIES; i++) {
+		if (dvfs_msr_read(cpu, MSR_IA32_MPERF, &m0) ||
+		    dvfs_msr_read(cpu, MSR_IA32_APERF, &aa) ||
+		    dvfs_msr_read(cpu, MSR_IA32_MPERF, &m1))
+			return -1;
+		if (m1 - m0 < *bracket) {
+			*bracket = m1 - m0;
+			*a = aa;
+			*m = m0 + (m1 - m0) / 2;
+		}
+	}
+	return 0;
+}
+
+/* Family 6 models whose MSR_TURBO_RATIO_LIMIT lists groups (sizes in ..._LIMIT1) */
+bool dvfs_trl_groups(unsigned int model)
+{
+	return model == 85 || model == 92 || model == 95 || model == 122;
+}
+
+/*
+ * The turbo limit with @n cores active, decoded from MSR_TURBO_RATIO_LIMIT
+ * (@trl) and, in the group layout, ..._LIMIT1 (@trl1), as the SDM lays
+ * them out; 0 where they have none.
+ */
+unsigned int dvfs_trl_limit(unsigned int model, uint64_t trl, uint64_t trl1, unsigned int n)
+{
+	unsigned int i;
+
+	if (!dvfs_trl_groups(model))
+		return (trl >> (8 * (n > 8 ? 7 : n - 1))) & 0xff;
+	for (i = 0; i < 8; i++)
+		if (((trl1 >> (8 * i)) & 0xff) >= n)
+			return (trl >> (8 * i)) & 0xff;
+	return 0;
+}
+
+/* CPUID.06H's EAX and ECX: the CPU's own answer, not the kernel's flags */
+void dvfs_cpuid6(unsigned int *eax, unsigned int *ecx)
+{
+	unsigned int ebx, edx;
+
+	if (!__get_cpuid(6, eax, &ebx, ecx, &edx))
+		*eax = *ecx = 0;
+}
+
+/* /proc/cpuinfo's value of @key for CPU 0 */
+int dvfs_cpuinfo_field(const char *key, char *buf, size_t size)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[4096];
+	size_t n = strlen(key);
+	int ret = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, n) && (line[n] == ' ' || line[n] == '\t')) {
+			char *v = strchr(line, ':');
+
+			if (v) {
+				snprintf(buf, size, "%s", v + 2);
+				buf[strcspn(buf, "\n")] = 0;
+				ret = 0;
+			}
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
 }
 
 /* CPU @cpu's cpufreq file @name: read into @buf, or written with @val */

@@ -16,6 +16,13 @@
 
 enum { L1C, L2C, L4C, LAC, LEVELS };
 
+#define MSR_IA32_MPERF		0xe7
+#define MSR_IA32_APERF		0xe8
+#define CPUID6_EAX_IDA		(1U << 1)
+#define CPUID6_EAX_HWP		(1U << 7)
+#define CPUID6_EAX_HWP_EPP	(1U << 10)
+#define CPUID6_ECX_APERFMPERF	(1U << 0)
+
 struct platform {
 	const char *name;
 	unsigned int min, base, turbo[LEVELS];	/* MHz */
@@ -40,6 +47,11 @@ int dvfs_read_req_time(int cpu, unsigned int *mhz, unsigned long long *us, int m
 pid_t dvfs_spawn_idle_spinner(int cpu);
 int dvfs_read_state(int cpu, const char * const *keys, unsigned long long *vals, int n);
 int dvfs_msr_read(int cpu, unsigned int msr, uint64_t *val);
+int dvfs_read_am(int cpu, uint64_t *a, uint64_t *m, uint64_t *bracket);
+void dvfs_cpuid6(unsigned int *eax, unsigned int *ecx);
+int dvfs_cpuinfo_field(const char *key, char *buf, size_t size);
+bool dvfs_trl_groups(unsigned int model);
+unsigned int dvfs_trl_limit(unsigned int model, uint64_t trl, uint64_t trl1, unsigned int n);
 int dvfs_settled_scale(int cpu, unsigned int mhz, double lo, double hi, int reads,
 		       uint64_t *scale);
 void dvfs_work(unsigned long n);

@@ -12,14 +12,17 @@
  *   - a CPU kept busy after the I/O keeps its boost (its ticks' updates
  *     come within the hold time), and drops it after an idle gap.
  *
- * On the emulated platform with HWP (dvfs_emu= with dvfs_emu_hwp, whose
- * debugfs state shows each CPU's HWP request and frequency) the I/O is
- * also sampled every SAMPLE_US: with the knob on, the request's minimum
- * takes only the ladder's rungs, min -> (min + P1) / 2 -> P1 -> max
- * (P1: HWP_CAPABILITIES' guaranteed ratio), and reaches max (a climb
- * may pass a rung between two samples: counted, not failed); in C0 the
- * CPU's effective frequency is never below the minimum; with the knob
- * off the minimum stays. Elsewhere those checks skip, saying why.
+ * Where the CPU's HWP request can be read (HWP in CPUID: the MSRs through
+ * /dev/cpu/N/msr; or the emulated platform with HWP, dvfs_emu= with
+ * dvfs_emu_hwp, whose debugfs state shows each CPU's HWP request and
+ * frequency) the I/O is also sampled every SAMPLE_US: with the knob on,
+ * the request's minimum takes only the ladder's rungs, min -> (min + P1)
+ * / 2 -> P1 -> max (P1: HWP_CAPABILITIES' guaranteed ratio), and reaches
+ * max (a climb may pass a rung between two samples: counted, not
+ * failed); in C0 the CPU's frequency (IA32_PERF_STATUS, read between two
+ * reads of the request that agree; or the emulated state) is never below
+ * the minimum; with the knob off the minimum stays. Elsewhere those
+ * checks skip, saying why.
  *
  * Where intel_pstate has energy_efficiency (in 6.1 the Kaby Lake, model
  * 158, on which it disables the energy-efficiency optimization at boot:
@@ -60,7 +63,9 @@
 #define IO_RUN_US	2000000
 #define SAMPLE_US	2000
 #define MAX_SAMPLES	(IO_RUN_US / SAMPLE_US + 16)
+#define MSR_PERF_STATUS	0x198
 #define MSR_HWP_CAP	0x771
+#define MSR_HWP_REQUEST	0x774
 
 struct boost_row {
 	uint64_t boost_min, up[3], down, last;
@@ -74,9 +79,15 @@ static char knob_orig[16];
 /* The emulated HWP (dvfs_emu_hwp): the test CPU's request is in its state */
 static bool emulated;
 static const char * const state_keys[] = { "hwp_min", "requested_mhz", "effective_mhz", "c0" };
+/* HWP in CPUID: the test CPU's request is in its MSRs */
+static bool msr_hwp;
 
+/*
+ * The request's minimum (ratio), and the frequency (MHz) when @judge: the
+ * CPU was in C0, its minimum the same throughout the frequency's reading
+ */
 struct hwp_sample {
-	unsigned long long min, req, eff, c0;
+	unsigned long long min, eff, judge;
 };
 
 /* The last run_io()'s samples, and the request's minimum and maximum before it */
@@ -142,14 +153,24 @@ static pid_t spawn_io(int cpu)
 }
 
 /*
- * The test CPU's HWP request's minimum and maximum (ratios), on the
- * emulated platform: 0, or -1.
+ * The test CPU's HWP request's minimum and maximum (ratios), from its MSR
+ * or the emulated platform's state: 0, or -1.
  */
 static int read_request(unsigned long long *min, unsigned long long *max)
 {
 	static const char * const keys[] = { "hwp_min", "hwp_max" };
 	unsigned long long v[2];
+	uint64_t req;
 
+	if (!emulated) {
+		if (dvfs_msr_read(test_cpu, MSR_HWP_REQUEST, &req)) {
+			fi_err("cannot read IA32_HWP_REQUEST of CPU %d", test_cpu);
+			return -1;
+		}
+		*min = req & 0xff;
+		*max = (req >> 8) & 0xff;
+		return 0;
+	}
 	if (dvfs_read_state(test_cpu, keys, v, 2)) {
 		fi_err("cannot read hwp_min and hwp_max in %s/cpu%d/state", EMU_DIR, test_cpu);
 		return -1;
@@ -159,23 +180,47 @@ static int read_request(unsigned long long *min, unsigned long long *max)
 	return 0;
 }
 
-/* @us of I/O, sampling the emulated HWP's request every SAMPLE_US */
-static int sample_io(uint64_t us)
+/*
+ * One sample of the test CPU: through the MSRs, each read of which runs
+ * on it (in C0), the request, IA32_PERF_STATUS and the request again.
+ */
+static int sample(struct hwp_sample *s)
 {
-	uint64_t t0 = fi_now_us(), t;
 	unsigned long long v[4];
+	uint64_t r0, st, r1;
 
-	nr_samples = 0;
-	if (!emulated) {
-		fi_sleep_us(us);
-		return 0;
-	}
-	while ((t = fi_now_us()) < t0 + us && nr_samples < MAX_SAMPLES) {
+	if (emulated) {
 		if (dvfs_read_state(test_cpu, state_keys, v, 4)) {
 			fi_err("cannot read %s/cpu%d/state", EMU_DIR, test_cpu);
 			return -1;
 		}
-		samples[nr_samples++] = (struct hwp_sample){ v[0], v[1], v[2], v[3] };
+		*s = (struct hwp_sample){ v[0], v[2], v[3] };
+		return 0;
+	}
+	if (dvfs_msr_read(test_cpu, MSR_HWP_REQUEST, &r0) ||
+	    dvfs_msr_read(test_cpu, MSR_PERF_STATUS, &st) ||
+	    dvfs_msr_read(test_cpu, MSR_HWP_REQUEST, &r1)) {
+		fi_err("cannot read IA32_HWP_REQUEST or IA32_PERF_STATUS of CPU %d", test_cpu);
+		return -1;
+	}
+	*s = (struct hwp_sample){ r1 & 0xff, ((st >> 8) & 0xff) * 100,
+				  (r0 & 0xff) == (r1 & 0xff) };
+	return 0;
+}
+
+/* @us of I/O, sampling the HWP's request every SAMPLE_US where it can */
+static int sample_io(uint64_t us)
+{
+	uint64_t t0 = fi_now_us(), t;
+
+	nr_samples = 0;
+	if (!emulated && !msr_hwp) {
+		fi_sleep_us(us);
+		return 0;
+	}
+	while ((t = fi_now_us()) < t0 + us && nr_samples < MAX_SAMPLES) {
+		if (sample(&samples[nr_samples++]))
+			return -1;
 		t = fi_now_us();
 		if (t < t0 + nr_samples * SAMPLE_US)
 			fi_sleep_us(t0 + nr_samples * SAMPLE_US - t);
@@ -235,7 +280,7 @@ static int run_io_busy(struct boost_row *before, struct boost_row *after,
 		fi_err("no row for CPU %d in %s", test_cpu, TABLE);
 		return -1;
 	}
-	if (emulated && read_request(&rest_min, &rest_max))
+	if ((emulated || msr_hwp) && read_request(&rest_min, &rest_max))
 		return -1;
 	pid = spawn_io(test_cpu);
 	if (pid < 0)
@@ -419,8 +464,8 @@ static int test_ladder_and_frequency(void)
 	uint64_t cap;
 	int i, r, prev = 0, fail = 0, jumps = 0;
 
-	if (!emulated) {
-		fi_info("not the emulated HWP (dvfs_emu_hwp): the request cannot be sampled\n");
+	if (!emulated && !msr_hwp) {
+		fi_info("no HWP in CPUID, not the emulated HWP (dvfs_emu_hwp): the request cannot be sampled\n");
 		return KSFT_SKIP;
 	}
 	if (!nr_samples) {
@@ -456,9 +501,9 @@ static int test_ladder_and_frequency(void)
 		at[r]++;
 		prev = r;
 		/* In C0 it runs at least at the minimum (the 2-core limit is above any) */
-		if (samples[i].c0 && samples[i].eff < samples[i].min * 100)
+		if (samples[i].judge && samples[i].eff < samples[i].min * 100)
 			below++;
-		if (r == 3 && samples[i].c0 && samples[i].eff > top_eff)
+		if (r == 3 && samples[i].judge && samples[i].eff > top_eff)
 			top_eff = samples[i].eff;
 	}
 	fi_info("HWP min sampled %d times: at %llu/%llu/%llu/%llu: %llu/%llu/%llu/%llu; %d rises of more than one rung between samples; highest effective frequency at the top %llu MHz\n",
@@ -642,6 +687,7 @@ static const struct fi_test tests[] = {
 int main(void)
 {
 	const char *why, *dir = getenv("HWP_BOOST_DIR");
+	unsigned int eax, ecx;
 	int cpus[64], n;
 
 	ksft_print_header();
@@ -653,6 +699,8 @@ int main(void)
 		fi_pin_self(cpus[0]);
 	emulated = !dvfs_platform_from_cmdline() && dvfs_cmdline_has("dvfs_emu_hwp") &&
 		   !access(EMU_DIR, F_OK);
+	dvfs_cpuid6(&eax, &ecx);
+	msr_hwp = !emulated && (eax & CPUID6_EAX_HWP);
 	why = why_skip();
 	if (why)
 		ksft_exit_skip("%s\n", why);
