@@ -81,13 +81,14 @@ KUNIT_SUITES := intel_pstate_hwp_boost x86_dvfs_emu
 #   B_SKIP_WHY  PROGRAM=ERE: the reason a program's skip must give (no
 #             spaces in ERE: . for one)
 #   B_VMM     "project" for the project's QEMU (make qemu: patches/qemu),
-#             else Debian's
+#             whose guests must keep their TSC stable, else Debian's
 # Its results folder, in build/results (build/results-6.12), is test-B
 # (the main boot's, test). make boots-table prints them as
 # docs/platform.md's table, which a host test (tests/run) holds to this
 # list.
 TEST_BOOTS := main dvfs notrl skx glm e3 turbo-off hwp hwp-passive slowdown \
-	      vmm-skl vmm-skx vmm-glm vmm-turbo-off vmm-stock
+	      vmm-skl vmm-skx vmm-glm vmm-turbo-off vmm-active vmm-hwp \
+	      vmm-hwp-passive vmm-stock
 # The plain guest (-cpu max): the kselftests and the KUnit suites. No
 # DVFS there: hwp_boost_test needs HWP (the hwp boot gives it), the
 # dvfs_* tests the emulated DVFS platform (the other boots), and they
@@ -98,7 +99,7 @@ main_PARAMS :=
 main_CASES  := util_test=2 debugfs_test=9 invariance_test=6
 main_SKIPS  := hwp_boost_test dvfs_test dvfs_boot_test dvfs_pelt_test \
 	       dvfs_slowdown_test dvfs_wobbly_test dvfs_turbo_ref_test \
-	       dvfs_schedutil_test aperfmperf_test
+	       dvfs_schedutil_test aperfmperf_test intel_pstate_test
 # The DVFS boots: an Intel family 6 CPU (a Kaby Lake: intel_pstate leaves
 # it alone without HWP) on the emulated DVFS platform
 # (CONFIG_X86_DVFS_EMULATION), always TCG (the host's CPU is not such a
@@ -182,15 +183,16 @@ slowdown_CASES  := dvfs_slowdown_test=1
 
 # QEMU's DVFS platform (patches/qemu): the same parts, given by QEMU as
 # hardware gives them (CPUID leaf 6, the MSRs), and the unmodified kernel
-# code on them. aperfmperf_test takes its expectations from the MSRs and
-# from the part the boot names (fi_platform=, which only the test reads).
-# Skylake (94): intel_pstate drives it without HWP (passive mode); the
-# other parts and turbo disabled as on the in-guest platform.
+# code on them. aperfmperf_test and intel_pstate_test take their
+# expectations from CPUID, the MSRs, the command line and the part the
+# boot names (fi_platform=, which only the tests read). Skylake (94):
+# intel_pstate drives it without HWP (passive mode); the other parts and
+# turbo disabled as on the in-guest platform.
 VMM_CPU := max,vendor=GenuineIntel,family=6,+aperfmperf,+ida
 vmm-skl_WHAT   := QEMU-platform Skylake boot
 vmm-skl_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=94,x-dvfs=e5-2670v3 SMP=2
 vmm-skl_PARAMS := fi_platform=e5-2670v3
-vmm-skl_CASES  := aperfmperf_test=5
+vmm-skl_CASES  := aperfmperf_test=5 intel_pstate_test=3
 vmm-skl_VMM    := project
 vmm-skx_WHAT   := QEMU-platform Skylake-X boot
 vmm-skx_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=85,x-dvfs=e5-2670v3 SMP=2
@@ -207,20 +209,43 @@ vmm-turbo-off_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=94,x-dvfs=e5-2670v3,x-dvf
 vmm-turbo-off_PARAMS := fi_platform=e5-2670v3+turbo-off
 vmm-turbo-off_CASES  := aperfmperf_test=5
 vmm-turbo-off_VMM    := project
-# The control: the Skylake boot on Debian's QEMU, whose CPUID has no
-# APERF/MPERF; aperfmperf_test must skip, saying so, and nothing else.
+# intel_pstate in its other modes: without HWP in active mode
+# (intel_pstate=active), and with HWP (and EPP, EPB) in active mode, on a
+# Kaby Lake (158), where intel_pstate also has energy_efficiency (a bit of
+# MSR_IA32_POWER_CTL), and in passive mode (intel_cpufreq writing the
+# request for schedutil).
+VMM_HWP := $(VMM_CPU),+hwp,+hwp-epp,+epb
+vmm-active_WHAT   := QEMU-platform boot, intel_pstate active without HWP
+vmm-active_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=94,x-dvfs=e3-1240v5 SMP=2
+vmm-active_PARAMS := fi_platform=e3-1240v5 intel_pstate=active
+vmm-active_CASES  := intel_pstate_test=3
+vmm-active_VMM    := project
+vmm-hwp_WHAT   := QEMU-platform boot with HWP
+vmm-hwp_QEMU   := ACCEL=tcg CPU=$(VMM_HWP),model=158,x-dvfs=e5-2670v3 SMP=2
+vmm-hwp_PARAMS := fi_platform=e5-2670v3
+vmm-hwp_CASES  := intel_pstate_test=3 hwp_boost_test=6
+vmm-hwp_VMM    := project
+vmm-hwp-passive_WHAT   := QEMU-platform boot with HWP in passive mode
+vmm-hwp-passive_QEMU   := ACCEL=tcg CPU=$(VMM_HWP),model=94,x-dvfs=e3-1240v5 SMP=2
+vmm-hwp-passive_PARAMS := fi_platform=e3-1240v5 intel_pstate=passive
+vmm-hwp-passive_CASES  := intel_pstate_test=3
+vmm-hwp-passive_VMM    := project
+# The control: the Skylake boot on Debian's QEMU, whose CPUID has neither
+# APERF/MPERF nor HWP: aperfmperf_test and intel_pstate_test must skip,
+# saying so, and nothing else.
 vmm-stock_WHAT   := QEMU-platform control on Debian's QEMU
 vmm-stock_QEMU   := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=94 SMP=2
 vmm-stock_PARAMS := fi_platform=e5-2670v3
-vmm-stock_CASES  := aperfmperf_test=1
-vmm-stock_SKIPS  := aperfmperf_test
-vmm-stock_SKIP_WHY := aperfmperf_test=no.APERF/MPERF.in.CPUID
+vmm-stock_CASES  := aperfmperf_test=1 intel_pstate_test=1
+vmm-stock_SKIPS  := aperfmperf_test intel_pstate_test
+vmm-stock_SKIP_WHY := aperfmperf_test=no.APERF/MPERF.in.CPUID \
+		      intel_pstate_test=neither.HWP.with.EPP.nor.APERF/MPERF.in.CPUID
 
 DVFS_BOOTS := $(filter-out main,$(TEST_BOOTS))
 boot-dir = $(if $(filter main,$(1)),test,test-$(1))
 # $(call boot-env,B): the environment qemu/run boots B with, the user's
 # APPEND first, then the boot's own parameters
-boot-env = $($(1)_QEMU)$(if $(filter project,$($(1)_VMM)), QEMU="$$(cat $(BUILD)/qemu.path)") APPEND="$(strip $(APPEND) $($(1)_PARAMS))"
+boot-env = $($(1)_QEMU)$(if $(filter project,$($(1)_VMM)), QEMU="$$(cat $(BUILD)/qemu.path)" TSC_STABLE=1) APPEND="$(strip $(APPEND) $($(1)_PARAMS))"
 boot-progs = $(foreach c,$($(1)_CASES),$(firstword $(subst =, ,$(c))))
 boot-args = $(addprefix --expect-cases ,$($(1)_CASES)) \
 	    $(addprefix --expect-skip ,$($(1)_SKIPS)) \
