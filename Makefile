@@ -81,7 +81,8 @@ KUNIT_SUITES := intel_pstate_hwp_boost x86_dvfs_emu
 #   B_SKIP_WHY  PROGRAM=ERE: the reason a program's skip must give (no
 #             spaces in ERE: . for one)
 #   B_VMM     "project" for the project's QEMU (make qemu: patches/qemu),
-#             whose guests must keep their TSC stable, else Debian's
+#             whose guests must keep their TSC stable, and whose own view
+#             (info dvfs) lands in the results folder; else Debian's
 # Its results folder, in build/results (build/results-6.12), is test-B
 # (the main boot's, test). make boots-table prints them as
 # docs/platform.md's table, which a host test (tests/run) holds to this
@@ -245,7 +246,7 @@ DVFS_BOOTS := $(filter-out main,$(TEST_BOOTS))
 boot-dir = $(if $(filter main,$(1)),test,test-$(1))
 # $(call boot-env,B): the environment qemu/run boots B with, the user's
 # APPEND first, then the boot's own parameters
-boot-env = $($(1)_QEMU)$(if $(filter project,$($(1)_VMM)), QEMU="$$(cat $(BUILD)/qemu.path)" TSC_STABLE=1) APPEND="$(strip $(APPEND) $($(1)_PARAMS))"
+boot-env = $($(1)_QEMU)$(if $(filter project,$($(1)_VMM)), QEMU="$$(cat $(BUILD)/qemu.path)" TSC_STABLE=1 QEMU_INFO=dvfs) APPEND="$(strip $(APPEND) $($(1)_PARAMS))"
 boot-progs = $(foreach c,$($(1)_CASES),$(firstword $(subst =, ,$(c))))
 boot-args = $(addprefix --expect-cases ,$($(1)_CASES)) \
 	    $(addprefix --expect-skip ,$($(1)_SKIPS)) \
@@ -260,6 +261,9 @@ RUN_NOTRL_BOOT := ACCEL=tcg CPU=$(KABY_LAKE) SMP=2 \
 # make run's fourth boot (qemu/show-hwp): the platform with HWP, intel_pstate
 # in active mode, hwp_dynamic_boost off and on
 RUN_HWP_BOOT := $(call boot-env,hwp)
+# make run's fifth boot (qemu/show-vmm): QEMU's platform with HWP, then QEMU's
+# own view of it (info dvfs, written once the guest powers off)
+RUN_VMM_BOOT := $(call boot-env,vmm-hwp)
 # Builds the rootfs image and prints its path (tests/run replaces it).
 ROOTFS_BUILD ?= rootfs/build
 
@@ -500,8 +504,10 @@ docs: $(SERIES_STAMP)
 ## run             boot the guest and show what the series adds; then boot
 ##                 the emulated DVFS platform (2 CPUs) and show it at work,
 ##                 and schedutil's loop there with invariance and without;
-##                 last, the platform with HWP: hwp_dynamic_boost at work
-run: deps all
+##                 then the platform with HWP: hwp_dynamic_boost at work;
+##                 last, QEMU's DVFS platform with HWP (make qemu), the
+##                 kernel on it unmodified, and QEMU's own view of it
+run: deps all qemu
 	@$(GUEST) -o $(RESULTS)/run $(KERNEL) "$$(cat $(BUILD)/rootfs.path)" -- qemu/show
 	@echo; echo "make run: the emulated DVFS platform ($(RUN_DVFS_BOOT))"
 	@$(RUN_DVFS_BOOT) $(GUEST) -o $(RESULTS)/run-dvfs $(KERNEL) \
@@ -514,6 +520,11 @@ run: deps all
 	@echo; echo "make run: the platform with HWP, under intel_pstate ($(RUN_HWP_BOOT))"
 	@$(RUN_HWP_BOOT) $(GUEST) -o $(RESULTS)/run-hwp $(KERNEL) \
 		"$$(cat $(BUILD)/rootfs.path)" -- qemu/show-hwp
+	@echo; echo "make run: QEMU's DVFS platform with HWP, the kernel unmodified ($(RUN_VMM_BOOT))"
+	@$(RUN_VMM_BOOT) $(GUEST) -o $(RESULTS)/run-vmm $(KERNEL) \
+		"$$(cat $(BUILD)/rootfs.path)" -- qemu/show-vmm
+	@printf '\n== %s\n' "the host's view once the guest powered off: QEMU's info dvfs ($(RESULTS)/run-vmm/info-dvfs.txt)"
+	@cat $(RESULTS)/run-vmm/info-dvfs.txt
 
 ## shell           an interactive guest (exit the shell to power off)
 shell: deps all
