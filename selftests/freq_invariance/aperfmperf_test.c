@@ -481,7 +481,8 @@ int main(void)
 	unsigned int eax, ecx;
 
 	ksft_print_header();
-	if (dvfs_cpuinfo_field("vendor_id", vendor, sizeof(vendor)) || strcmp(vendor, "GenuineIntel"))
+	if (dvfs_cpuinfo_field("vendor_id", vendor, sizeof(vendor)) ||
+	    strcmp(vendor, "GenuineIntel"))
 		ksft_exit_skip("not an Intel CPU (vendor %s)\n", vendor);
 	dvfs_cpuid6(&eax, &ecx);
 	if (!(ecx & CPUID6_ECX_APERFMPERF))

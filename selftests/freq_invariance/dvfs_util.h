@@ -18,10 +18,11 @@ enum { L1C, L2C, L4C, LAC, LEVELS };
 
 #define MSR_IA32_MPERF		0xe7
 #define MSR_IA32_APERF		0xe8
-#define CPUID6_EAX_IDA		(1U << 1)
-#define CPUID6_EAX_HWP		(1U << 7)
-#define CPUID6_EAX_HWP_EPP	(1U << 10)
-#define CPUID6_ECX_APERFMPERF	(1U << 0)
+/* CPUID.06H: EAX bits 1 (turbo), 7 (HWP), 10 (HWP's EPP); ECX bit 0 */
+#define CPUID6_EAX_IDA		0x2
+#define CPUID6_EAX_HWP		0x80
+#define CPUID6_EAX_HWP_EPP	0x400
+#define CPUID6_ECX_APERFMPERF	0x1
 
 struct platform {
 	const char *name;

@@ -52,7 +52,7 @@
 #define MSR_PLATFORM_INFO	0xce
 #define MSR_IA32_PERF_CTL	0x199
 #define MSR_IA32_MISC_ENABLE	0x1a0
-#define MISC_ENABLE_TURBO_DISABLE	(1ULL << 38)
+#define MISC_ENABLE_TURBO_DISABLE	0x4000000000ULL	/* bit 38 */
 #define MSR_TURBO_RATIO_LIMIT	0x1ad
 #define MSR_IA32_PM_ENABLE	0x770
 #define MSR_IA32_HWP_REQUEST	0x774
@@ -229,7 +229,8 @@ static int test_policy_limits(void)
 			lo = reg & 0xff;
 			hi = (reg >> 8) & 0xff;
 		} else {
-			lo = hi = (reg >> 8) & 0xff;
+			lo = (reg >> 8) & 0xff;
+			hi = lo;
 		}
 		fi_info("limits %u MHz: %s 0x%llx (ratios %u-%u), APERF/MPERF %.0f MHz (the 1-core limit, limits ignored: %u)\n",
 			ratios[i] * 100, want.hwp ? "HWP_REQUEST" : "PERF_CTL",
@@ -332,8 +333,10 @@ int main(void)
 	turbo_off = misc & MISC_ENABLE_TURBO_DISABLE;
 	top = dvfs_trl_limit(model, trl, trl1, 1);
 	two = dvfs_trl_limit(model, trl, trl1, 2);
-	if (turbo_off || !top)
-		top = two = base;
+	if (turbo_off || !top) {
+		top = base;
+		two = base;
+	}
 	/* The 2-core limit: CPU 0's moments in C0 must not cap the busy CPU */
 	if (!two || two > top)
 		two = top;
