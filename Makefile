@@ -101,6 +101,8 @@ main_CASES  := util_test=2 debugfs_test=9 invariance_test=6
 main_SKIPS  := hwp_boost_test dvfs_test dvfs_boot_test dvfs_pelt_test \
 	       dvfs_slowdown_test dvfs_wobbly_test dvfs_turbo_ref_test \
 	       dvfs_schedutil_test aperfmperf_test intel_pstate_test
+main_SKIP_WHY := aperfmperf_test=not.an.Intel.CPU intel_pstate_test=not.an.Intel.CPU \
+		 hwp_boost_test=intel_pstate.not.loaded
 # The DVFS boots: an Intel family 6 CPU (a Kaby Lake: intel_pstate leaves
 # it alone without HWP) on the emulated DVFS platform
 # (CONFIG_X86_DVFS_EMULATION), always TCG (the host's CPU is not such a
@@ -187,13 +189,14 @@ slowdown_CASES  := dvfs_slowdown_test=1
 # code on them. aperfmperf_test and intel_pstate_test take their
 # expectations from CPUID, the MSRs, the command line and the part the
 # boot names (fi_platform=, which only the tests read). Skylake (94):
-# intel_pstate drives it without HWP (passive mode); the other parts and
-# turbo disabled as on the in-guest platform.
+# intel_pstate drives it without HWP (passive mode), on the steep part
+# (its 1-core and 2-core limits differ, unlike the named parts'); the
+# other parts and turbo disabled as on the in-guest platform.
 VMM_CPU := max,vendor=GenuineIntel,family=6,+aperfmperf,+ida
 vmm-skl_WHAT   := QEMU-platform Skylake boot
-vmm-skl_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=94,x-dvfs=e5-2670v3 SMP=2
-vmm-skl_PARAMS := fi_platform=e5-2670v3
-vmm-skl_CASES  := aperfmperf_test=5 intel_pstate_test=3
+vmm-skl_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=94,x-dvfs=$(subst $(comma),:,$(STEEP_PLATFORM)) SMP=2
+vmm-skl_PARAMS := fi_platform=$(subst $(comma),:,$(STEEP_PLATFORM))
+vmm-skl_CASES  := aperfmperf_test=5 intel_pstate_test=5
 vmm-skl_VMM    := project
 vmm-skx_WHAT   := QEMU-platform Skylake-X boot
 vmm-skx_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=85,x-dvfs=e5-2670v3 SMP=2
@@ -219,17 +222,17 @@ VMM_HWP := $(VMM_CPU),+hwp,+hwp-epp,+epb
 vmm-active_WHAT   := QEMU-platform boot, intel_pstate active without HWP
 vmm-active_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=94,x-dvfs=e3-1240v5 SMP=2
 vmm-active_PARAMS := fi_platform=e3-1240v5 intel_pstate=active
-vmm-active_CASES  := intel_pstate_test=3
+vmm-active_CASES  := intel_pstate_test=5
 vmm-active_VMM    := project
 vmm-hwp_WHAT   := QEMU-platform boot with HWP
 vmm-hwp_QEMU   := ACCEL=tcg CPU=$(VMM_HWP),model=158,x-dvfs=e5-2670v3 SMP=2
 vmm-hwp_PARAMS := fi_platform=e5-2670v3
-vmm-hwp_CASES  := intel_pstate_test=3 hwp_boost_test=6
+vmm-hwp_CASES  := intel_pstate_test=5 hwp_boost_test=6
 vmm-hwp_VMM    := project
 vmm-hwp-passive_WHAT   := QEMU-platform boot with HWP in passive mode
-vmm-hwp-passive_QEMU   := ACCEL=tcg CPU=$(VMM_HWP),model=94,x-dvfs=e3-1240v5 SMP=2
-vmm-hwp-passive_PARAMS := fi_platform=e3-1240v5 intel_pstate=passive
-vmm-hwp-passive_CASES  := intel_pstate_test=3
+vmm-hwp-passive_QEMU   := ACCEL=tcg CPU=$(VMM_HWP),model=94,x-dvfs=$(subst $(comma),:,$(STEEP_PLATFORM)) SMP=2
+vmm-hwp-passive_PARAMS := fi_platform=$(subst $(comma),:,$(STEEP_PLATFORM)) intel_pstate=passive
+vmm-hwp-passive_CASES  := intel_pstate_test=5
 vmm-hwp-passive_VMM    := project
 # The control: the Skylake boot on Debian's QEMU, whose CPUID has neither
 # APERF/MPERF nor HWP: aperfmperf_test and intel_pstate_test must skip,
@@ -394,6 +397,9 @@ define dvfs-test
 	mv -f $(2).err $(2)/guest.err 2>/dev/null || true; cat $(2)/guest.err >&2 2>/dev/null; \
 	qemu/tap-summary $(call boot-args,$(5)) $(2)/output.log \
 		> $(2)/summary 2> $(2)/summary.err || rc=1; \
+	$(if $(filter project,$($(5)_VMM)),n=$$(grep -c '^cpu [0-9]*: ' $(2)/info-dvfs.txt 2>/dev/null); \
+	[ "$$n" = $(patsubst SMP=%,%,$(filter SMP=%,$($(5)_QEMU))) ] || { rc=1; \
+		echo "tap-summary: failed: the host's view (info dvfs) shows $${n:-no} vCPUs$(comma) the boot has $(patsubst SMP=%,%,$(filter SMP=%,$($(5)_QEMU)))" >> $(2)/summary.err; };) \
 	cat $(2)/summary.err >&2; cat $(2)/summary; \
 	if [ $$rc -ne 0 ]; then \
 		grep -a 'dvfs_emu: ' $(2)/console.log | grep -v 'pass:' | sed 's/^/  /' >&2; \

@@ -65,6 +65,55 @@ int dvfs_platform_from_cmdline(void)
 		      &plat.turbo[3]) == 6 ? 0 : -1;
 }
 
+/*
+ * fi_platform=PROFILE[+turbo-off] on the kernel command line (which only
+ * the tests read): the part a boot on QEMU's platform (x-dvfs) gives, by
+ * a profile's name or as MIN:BASE:1C:2C:4C:ALL in MHz, in ratios, and
+ * whether its firmware disabled turbo. 0 (part->named false when there is
+ * none), or -1 when it is not a part.
+ */
+int dvfs_fi_platform(struct fi_part *part)
+{
+	char cmdline[4096], *p, *end;
+	unsigned int mhz[6];
+	size_t i;
+	int n;
+
+	memset(part, 0, sizeof(*part));
+	if (fi_read_line("/proc/cmdline", cmdline, sizeof(cmdline)))
+		return -1;
+	p = strstr(cmdline, "fi_platform=");
+	if (!p)
+		return 0;
+	p += strlen("fi_platform=");
+	end = p + strcspn(p, " ");
+	*end = 0;
+	if (end - p > 10 && !strcmp(end - 10, "+turbo-off")) {
+		part->turbo_off = true;
+		end[-10] = 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(profiles); i++)
+		if (!strcmp(p, profiles[i].name))
+			break;
+	if (i < ARRAY_SIZE(profiles)) {
+		mhz[0] = profiles[i].min;
+		mhz[1] = profiles[i].base;
+		memcpy(mhz + 2, profiles[i].turbo, sizeof(profiles[i].turbo));
+	} else if (sscanf(p, "%u:%u:%u:%u:%u:%u%n", &mhz[0], &mhz[1], &mhz[2],
+			  &mhz[3], &mhz[4], &mhz[5], &n) != 6 || p[n]) {
+		return -1;
+	}
+	for (i = 0; i < 6; i++)
+		if (!mhz[i] || mhz[i] % 100)
+			return -1;
+	part->named = true;
+	part->min = mhz[0] / 100;
+	part->base = mhz[1] / 100;
+	for (i = 0; i < LEVELS; i++)
+		part->turbo[i] = mhz[2 + i] / 100;
+	return 0;
+}
+
 /* Whether the kernel command line has the word @word (no "=value") */
 bool dvfs_cmdline_has(const char *word)
 {
@@ -169,6 +218,8 @@ unsigned int dvfs_trl_limit(unsigned int model, uint64_t trl, uint64_t trl1, uns
 {
 	unsigned int i;
 
+	if (!n)
+		return 0;
 	if (!dvfs_trl_groups(model))
 		return (trl >> (8 * (n > 8 ? 7 : n - 1))) & 0xff;
 	for (i = 0; i < 8; i++)
@@ -184,6 +235,32 @@ void dvfs_cpuid6(unsigned int *eax, unsigned int *ecx)
 
 	if (!__get_cpuid(6, eax, &ebx, ecx, &edx))
 		*eax = *ecx = 0;
+}
+
+/*
+ * The CPU's vendor string (13 bytes with its NUL), family and model, as
+ * CPUID leaves 0 and 1 give them (the extended fields folded in): 0, or
+ * -1 without CPUID.
+ */
+int dvfs_cpuid_ident(char *vendor, unsigned int *family, unsigned int *model)
+{
+	unsigned int a, b, c, d;
+
+	if (!__get_cpuid(0, &a, &b, &c, &d))
+		return -1;
+	memcpy(vendor, &b, 4);
+	memcpy(vendor + 4, &d, 4);
+	memcpy(vendor + 8, &c, 4);
+	vendor[12] = 0;
+	if (!__get_cpuid(1, &a, &b, &c, &d))
+		return -1;
+	*family = (a >> 8) & 0xf;
+	*model = (a >> 4) & 0xf;
+	if (*family == 6 || *family == 0xf)
+		*model |= ((a >> 16) & 0xf) << 4;
+	if (*family == 0xf)
+		*family += (a >> 20) & 0xff;
+	return 0;
 }
 
 /* /proc/cpuinfo's value of @key for CPU 0 */

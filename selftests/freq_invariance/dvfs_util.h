@@ -31,6 +31,14 @@ struct platform {
 
 extern struct platform plat;
 
+/* The part fi_platform= names (QEMU's platform), in ratios */
+struct fi_part {
+	bool named, turbo_off;
+	unsigned int min, base, turbo[LEVELS];
+};
+
+int dvfs_fi_platform(struct fi_part *part);
+
 int dvfs_platform_from_cmdline(void);
 bool dvfs_cmdline_has(const char *word);
 int dvfs_booted(const char **why);
@@ -51,6 +59,7 @@ int dvfs_msr_read(int cpu, unsigned int msr, uint64_t *val);
 int dvfs_read_am(int cpu, uint64_t *a, uint64_t *m, uint64_t *bracket);
 void dvfs_cpuid6(unsigned int *eax, unsigned int *ecx);
 int dvfs_cpuinfo_field(const char *key, char *buf, size_t size);
+int dvfs_cpuid_ident(char *vendor, unsigned int *family, unsigned int *model);
 bool dvfs_trl_groups(unsigned int model);
 unsigned int dvfs_trl_limit(unsigned int model, uint64_t trl, uint64_t trl1, unsigned int n);
 int dvfs_settled_scale(int cpu, unsigned int mhz, double lo, double hi, int reads,

@@ -15,14 +15,17 @@
  * Where the CPU's HWP request can be read (HWP in CPUID: the MSRs through
  * /dev/cpu/N/msr; or the emulated platform with HWP, dvfs_emu= with
  * dvfs_emu_hwp, whose debugfs state shows each CPU's HWP request and
- * frequency) the I/O is also sampled every SAMPLE_US: with the knob on,
- * the request's minimum takes only the ladder's rungs, min -> (min + P1)
- * / 2 -> P1 -> max (P1: HWP_CAPABILITIES' guaranteed ratio), and reaches
- * max (a climb may pass a rung between two samples: counted, not
+ * frequency) the I/O is also sampled every SAMPLE_US. Before it the
+ * request is the policy's limits (scaling_min_freq and scaling_max_freq,
+ * 100 MHz per ratio). With the knob on, the request's minimum takes only
+ * the ladder's rungs, min -> (min + P1) / 2 -> P1 -> max (P1:
+ * HWP_CAPABILITIES' guaranteed ratio), drops only to the first, and
+ * reaches max (a climb may pass a rung between two samples: counted, not
  * failed); in C0 the CPU's frequency (IA32_PERF_STATUS, read between two
  * reads of the request that agree; or the emulated state) is never below
- * the minimum; with the knob off the minimum stays. Elsewhere those
- * checks skip, saying why.
+ * the minimum (or the 2-core turbo limit, where that is lower: the
+ * sampler's CPU may be in C0) nor above the maximum; with the knob off
+ * the minimum stays. Elsewhere those checks skip, saying why.
  *
  * Where intel_pstate has energy_efficiency (in 6.1 the Kaby Lake, model
  * 158, on which it disables the energy-efficiency optimization at boot:
@@ -64,6 +67,7 @@
 #define SAMPLE_US	2000
 #define MAX_SAMPLES	(IO_RUN_US / SAMPLE_US + 16)
 #define MSR_PERF_STATUS	0x198
+#define MSR_TURBO_RATIO_LIMIT	0x1ad
 #define MSR_HWP_CAP	0x771
 #define MSR_HWP_REQUEST	0x774
 
@@ -208,6 +212,32 @@ static int sample(struct hwp_sample *s)
 	return 0;
 }
 
+/*
+ * The request before the I/O: without a boost, the policy's limits
+ * (100 MHz per ratio), which is what intel_pstate must have written
+ */
+static int read_rest(void)
+{
+	uint64_t lo, hi;
+	char path[128];
+
+	if (read_request(&rest_min, &rest_max))
+		return -1;
+	snprintf(path, sizeof(path), CPUFREQ "/scaling_min_freq", test_cpu);
+	if (fi_read_u64(path, &lo))
+		return -1;
+	snprintf(path, sizeof(path), CPUFREQ "/scaling_max_freq", test_cpu);
+	if (fi_read_u64(path, &hi))
+		return -1;
+	if (rest_min != lo / 100000 || rest_max != hi / 100000) {
+		fi_err("CPU %d's HWP request before the I/O: ratios %llu-%llu, its policy's limits %llu-%llu",
+		       test_cpu, rest_min, rest_max, (unsigned long long)(lo / 100000),
+		       (unsigned long long)(hi / 100000));
+		return -1;
+	}
+	return 0;
+}
+
 /* @us of I/O, sampling the HWP's request every SAMPLE_US where it can */
 static int sample_io(uint64_t us)
 {
@@ -280,7 +310,7 @@ static int run_io_busy(struct boost_row *before, struct boost_row *after,
 		fi_err("no row for CPU %d in %s", test_cpu, TABLE);
 		return -1;
 	}
-	if ((emulated || msr_hwp) && read_request(&rest_min, &rest_max))
+	if ((emulated || msr_hwp) && read_rest())
 		return -1;
 	pid = spawn_io(test_cpu);
 	if (pid < 0)
@@ -460,9 +490,11 @@ static int test_boost_moves_when_on(void)
  */
 static int test_ladder_and_frequency(void)
 {
-	unsigned long long rung[4], at[4] = { 0 }, below = 0, top_eff = 0;
-	uint64_t cap;
-	int i, r, prev = 0, fail = 0, jumps = 0;
+	unsigned long long rung[4], at[4] = { 0 }, below = 0, above = 0, top_eff = 0, floor;
+	unsigned int family, model, cap2;
+	uint64_t cap, trl, trl1 = 0;
+	int i, r, prev = 0, fail = 0, jumps = 0, middle = 0;
+	char vendor[13];
 
 	if (!emulated && !msr_hwp) {
 		fi_info("no HWP in CPUID, not the emulated HWP (dvfs_emu_hwp): the request cannot be sampled\n");
@@ -477,6 +509,17 @@ static int test_ladder_and_frequency(void)
 		       test_cpu);
 		return KSFT_FAIL;
 	}
+	/*
+	 * The 2-core turbo limit: the sampler's own moments in C0 on another
+	 * CPU may cap the test CPU there, below a boosted minimum
+	 */
+	if (dvfs_cpuid_ident(vendor, &family, &model) ||
+	    dvfs_msr_read(0, MSR_TURBO_RATIO_LIMIT, &trl) ||
+	    (dvfs_trl_groups(model) && dvfs_msr_read(0, MSR_TURBO_RATIO_LIMIT + 1, &trl1))) {
+		fi_err("cannot read MSR_TURBO_RATIO_LIMIT (/dev/cpu/0/msr)");
+		return KSFT_FAIL;
+	}
+	cap2 = dvfs_trl_limit(model, trl, trl1, 2);
 	/* hwp_boost_step_up(): min, (P1 + min) / 2, P1, max, for min < P1 < max */
 	rung[0] = rest_min;
 	rung[1] = (((cap >> 8) & 0xff) + rest_min) / 2;
@@ -498,11 +541,19 @@ static int test_ladder_and_frequency(void)
 		/* Sampled every SAMPLE_US, a climb may show two steps at once */
 		if (r > prev + 1)
 			jumps++;
+		/* A drop goes back to the request without a boost: the first rung */
+		if (r < prev && r)
+			middle++;
 		at[r]++;
 		prev = r;
-		/* In C0 it runs at least at the minimum (the 2-core limit is above any) */
-		if (samples[i].judge && samples[i].eff < samples[i].min * 100)
+		/* In C0 it runs at the minimum or above (capped), the maximum or below */
+		floor = samples[i].min;
+		if (cap2 && cap2 < floor)
+			floor = cap2;
+		if (samples[i].judge && samples[i].eff < floor * 100)
 			below++;
+		if (samples[i].judge && samples[i].eff > rung[3] * 100)
+			above++;
 		if (r == 3 && samples[i].judge && samples[i].eff > top_eff)
 			top_eff = samples[i].eff;
 	}
@@ -513,8 +564,13 @@ static int test_ladder_and_frequency(void)
 		fi_err("the boost never reached the ladder's top (%llu)", rung[3]);
 		fail = 1;
 	}
-	if (below) {
-		fi_err("%llu samples in C0 with the effective frequency below the HWP min", below);
+	if (middle) {
+		fi_err("%d drops to a rung other than the first", middle);
+		fail = 1;
+	}
+	if (below || above) {
+		fi_err("samples in C0 with the effective frequency below the HWP min: %llu, above its max: %llu",
+		       below, above);
 		fail = 1;
 	}
 	return fail ? KSFT_FAIL : KSFT_PASS;
@@ -529,6 +585,10 @@ static int test_boost_still_when_off(void)
 		return KSFT_FAIL;
 	if (ups(&b) != ups(&a) || b.down != a.down || b.boost_min) {
 		fi_err("hwp_dynamic_boost=0: the counters of CPU %d moved", test_cpu);
+		return KSFT_FAIL;
+	}
+	if ((emulated || msr_hwp) && !nr_samples) {
+		fi_err("hwp_dynamic_boost=0: no samples of the request");
 		return KSFT_FAIL;
 	}
 	for (i = 0; i < nr_samples; i++) {

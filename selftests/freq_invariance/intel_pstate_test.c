@@ -8,27 +8,42 @@
  * no_hwp: the administrator's choice, not the kernel's claim). Runs on a
  * non-hybrid Intel machine, and on QEMU's DVFS platform (x-dvfs):
  *
+ *  - platform_is_the_boots: MSR_PLATFORM_INFO's base and minimum ratios,
+ *    the turbo limits of 1, 2, 4 and all cores (MSR_TURBO_RATIO_LIMIT in
+ *    the model's layout) and, with HWP, IA32_HWP_CAPABILITIES (highest the
+ *    1-core limit, guaranteed the base, lowest the minimum) are the part
+ *    the boot names with fi_platform= (skips without it);
  *  - driver_and_mode_are_the_boots: with HWP and its EPP in CPUID (and no
  *    intel_pstate=no_hwp) the driver uses HWP, in active mode unless
  *    intel_pstate=passive; without, it runs in passive mode unless
  *    intel_pstate=active. scaling_driver (intel_pstate in active mode,
  *    intel_cpufreq in passive mode), intel_pstate/status and every CPU's
  *    IA32_PM_ENABLE (1 with HWP in use, 0 with HWP unused, a fault
- *    without HWP) must say so; the same readings judged against the other
- *    mode must not fit (the control);
+ *    without HWP) must say so;
  *  - busy_cpu_runs_at_the_policy_limits: with scaling_min_freq and
  *    scaling_max_freq both at f, at four frequencies (the minimum, between
  *    it and the base, the base, the 2-core turbo limit), the register the
- *    mode writes asks for f (IA32_HWP_REQUEST's minimum and maximum, or
- *    IA32_PERF_CTL's ratio), and a busy CPU runs at f by APERF/MPERF
- *    within 1%; the control: the 1-core turbo limit, where a busy CPU runs
- *    when its limits are ignored, must miss at a frequency below it;
+ *    mode writes asks for f (IA32_HWP_REQUEST's minimum and maximum, and
+ *    its desired ratio f under schedutil in passive mode, none in active
+ *    mode; or IA32_PERF_CTL's ratio), and a busy CPU runs at f by
+ *    APERF/MPERF within 1%; the control: the 1-core turbo limit, where a
+ *    busy CPU runs when its limits are ignored, must miss at a frequency
+ *    below it. With HWP, CPU 0's request must not move meanwhile;
+ *  - min_and_max_bound_apart: the maximum alone at m (between the minimum
+ *    and the base; the minimum at the lowest): the register asks for at
+ *    most m, and a busy CPU runs at m (the control: the 1-core limit must
+ *    miss); then the minimum alone at m (the maximum at the 1-core
+ *    limit): the register asks for at least m, and a CPU in C0 for a small
+ *    share of its time (1 ms every 20 ms) runs at m or above while in C0
+ *    (the control: the lowest ratio, where such a CPU runs when its
+ *    minimum is ignored, must miss);
  *  - no_turbo_holds_the_base: with both limits at the 1-core turbo limit,
  *    a busy CPU runs at the base (MSR_PLATFORM_INFO) within 1% once
  *    intel_pstate/no_turbo is 1; before, it must run above the base by
  *    more than that (the control).
  *
- * Skips, saying why, on a CPU that is not Intel's, where intel_pstate
+ * The vendor, family and model come from CPUID itself. Skips, saying why,
+ * on a CPU that is not Intel's, where intel_pstate
  * cannot load (neither HWP with EPP nor APERF/MPERF in CPUID: a VM without
  * a platform), on a hybrid part (its frequencies are not 100 MHz per
  * ratio), and, for no_turbo_holds_the_base only, where the firmware
@@ -55,10 +70,17 @@
 #define MISC_ENABLE_TURBO_DISABLE	0x4000000000ULL	/* bit 38 */
 #define MSR_TURBO_RATIO_LIMIT	0x1ad
 #define MSR_IA32_PM_ENABLE	0x770
+#define MSR_IA32_HWP_CAPABILITIES	0x771
 #define MSR_IA32_HWP_REQUEST	0x774
 
 #define TEST_CPU	1
 #define WINDOW_US	200000
+/* The light load: C0 for 1 ms every 20 ms, over a longer window */
+#define LIGHT_PERIOD_US	20000
+#define LIGHT_BUSY_US	1000
+#define LIGHT_WINDOW_US	500000
+/* A light load's share of C0, above which it cannot tell a minimum */
+#define LIGHT_C0_MAX	0.5
 /* A busy CPU's frequency by APERF/MPERF against the limit: the reads' skew */
 #define RATIO_TOL	0.01
 /* Windows whose reads the host stalled (a precondition) before giving up */
@@ -67,7 +89,12 @@
 
 static struct {
 	bool hwp_cpuid, hwp, active;	/* what the boot must give */
+	bool desired;			/* HWP's desired ratio set: passive, schedutil */
 } want;
+
+static struct fi_part boot;
+static unsigned int model;
+static uint64_t plat_info, trl, trl1, hwp_cap;
 
 static unsigned int base, min_ratio, top, two;	/* ratios (100 MHz) */
 static bool turbo_off;
@@ -76,6 +103,14 @@ static struct {
 	char min[32], max[32];
 } saved[MAX_CPUS];
 static char no_turbo_saved[8];
+
+static inline uint64_t tsc(void)
+{
+	unsigned int lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
 
 /* intel_pstate=@opt on the command line (one option per parameter) */
 static bool pstate_opt(const char *opt)
@@ -86,10 +121,48 @@ static bool pstate_opt(const char *opt)
 	return dvfs_cmdline_has(word);
 }
 
+static int test_platform(void)
+{
+	unsigned int got[LEVELS] = {
+		dvfs_trl_limit(model, trl, trl1, 1), dvfs_trl_limit(model, trl, trl1, 2),
+		dvfs_trl_limit(model, trl, trl1, 4), dvfs_trl_limit(model, trl, trl1, 8) };
+	uint64_t cap_want;
+	int i, bad = 0;
+
+	if (!boot.named) {
+		fi_info("no fi_platform= on the command line: the part is what its MSRs say\n");
+		return KSFT_SKIP;
+	}
+	fi_info("base %u, min %u, turbo 1/2/4/all cores %u/%u/%u/%u; the boot's part: %u, %u, %u/%u/%u/%u\n",
+		base, min_ratio, got[0], got[1], got[2], got[3], boot.base, boot.min,
+		boot.turbo[L1C], boot.turbo[L2C], boot.turbo[L4C], boot.turbo[LAC]);
+	if (base != boot.base || min_ratio != boot.min) {
+		fi_err("base/min ratio %u/%u, the boot's part has %u/%u", base, min_ratio,
+		       boot.base, boot.min);
+		bad = 1;
+	}
+	for (i = 0; i < LEVELS; i++)
+		if (got[i] != boot.turbo[i]) {
+			fi_err("turbo limit %d: ratio %u, the boot's part has %u", i, got[i],
+			       boot.turbo[i]);
+			bad = 1;
+		}
+	if (want.hwp_cpuid && want.hwp) {
+		cap_want = boot.turbo[L1C] | boot.base << 8 | boot.min << 16 |
+			   (uint64_t)boot.min << 24;
+		fi_info("HWP_CAPABILITIES 0x%llx, the boot's part: 0x%llx\n",
+			(unsigned long long)hwp_cap, (unsigned long long)cap_want);
+		if ((hwp_cap & 0xffffffff) != cap_want) {
+			fi_err("HWP_CAPABILITIES 0x%llx is not the part's", (unsigned long long)hwp_cap);
+			bad = 1;
+		}
+	}
+	return bad ? KSFT_FAIL : KSFT_PASS;
+}
+
 static int test_driver_and_mode(void)
 {
 	const char *drv = want.active ? "intel_pstate" : "intel_cpufreq";
-	const char *other = want.active ? "intel_cpufreq" : "intel_pstate";
 	char got[64], status[32];
 	int i, bad = 0;
 
@@ -106,11 +179,6 @@ static int test_driver_and_mode(void)
 	if (strcmp(got, drv) || strcmp(status, want.active ? "active" : "passive")) {
 		fi_err("driver %s, status \"%s\": expected %s, %s", got, status, drv,
 		       want.active ? "active" : "passive");
-		bad = 1;
-	}
-	/* The control: the other mode's driver must not be the one loaded */
-	if (!strcmp(got, other)) {
-		fi_err("the readings fit the other mode (%s)", other);
 		bad = 1;
 	}
 	for (i = 0; i < nr_cpus; i++) {
@@ -150,12 +218,18 @@ static int write_khz(int cpu, const char *file, unsigned int khz)
 	return 0;
 }
 
-/* Both limits of @cpu at @khz, the minimum lowered first: min <= max always */
-static int set_limits(int cpu, unsigned int khz)
+/* @cpu's limits at ratios @lo and @hi, the minimum lowered first: min <= max always */
+static int set_range(int cpu, unsigned int lo, unsigned int hi)
 {
 	return write_khz(cpu, "scaling_min_freq", min_ratio * 100000) ||
-	       write_khz(cpu, "scaling_max_freq", khz) ||
-	       write_khz(cpu, "scaling_min_freq", khz);
+	       write_khz(cpu, "scaling_max_freq", hi * 100000) ||
+	       write_khz(cpu, "scaling_min_freq", lo * 100000);
+}
+
+/* Both limits of @cpu at @khz */
+static int set_limits(int cpu, unsigned int khz)
+{
+	return set_range(cpu, khz / 100000, khz / 100000);
 }
 
 static void restore(void)
@@ -174,30 +248,36 @@ static void restore(void)
 }
 
 /*
- * TEST_CPU busy for a window: its mean effective ratio by APERF/MPERF,
- * and the register its mode writes, read at the end. A window whose reads
- * the host stalled (APERF and MPERF read more than half the bar apart) is
- * a failed precondition: run again, up to WINDOW_TRIES windows.
+ * TEST_CPU busy for a window (or, with @light, in C0 for LIGHT_BUSY_US of
+ * every LIGHT_PERIOD_US, over LIGHT_WINDOW_US): its mean effective ratio
+ * in C0 by APERF/MPERF, its share of the window in C0 (MPERF over the
+ * TSC), and the register its mode writes, read at the end. A window whose
+ * reads the host stalled (APERF and MPERF read more than half the bar
+ * apart) is a failed precondition: run again, up to WINDOW_TRIES windows.
  */
-static int measure(double *ratio, uint64_t *reg)
+static int measure_load(bool light, double *ratio, double *c0, uint64_t *reg)
 {
-	uint64_t a0, m0, a1, m1, b0, b1;
-	pid_t spin = fi_spawn_spinner(TEST_CPU);
+	uint64_t a0, m0, a1, m1, b0, b1, t0, t1;
+	pid_t pid = light ? fi_spawn_duty(TEST_CPU, LIGHT_PERIOD_US, LIGHT_BUSY_US) :
+			    fi_spawn_spinner(TEST_CPU);
 	int tries, ret = -1;
 
-	if (spin < 0)
+	if (pid < 0)
 		return -1;
 	for (tries = 1; tries <= WINDOW_TRIES; tries++) {
 		fi_sleep_us(50000);		/* a few ticks at the new limits */
+		t0 = tsc();
 		if (dvfs_read_am(TEST_CPU, &a0, &m0, &b0))
 			break;
-		fi_sleep_us(WINDOW_US);
+		fi_sleep_us(light ? LIGHT_WINDOW_US : WINDOW_US);
 		if (dvfs_read_am(TEST_CPU, &a1, &m1, &b1) || m1 <= m0 ||
 		    dvfs_msr_read(TEST_CPU, want.hwp ? MSR_IA32_HWP_REQUEST : MSR_IA32_PERF_CTL,
 				  reg))
 			break;
+		t1 = tsc();
 		if ((b0 + b1) / 2 <= RATIO_TOL / 2 * (m1 - m0)) {
 			*ratio = (double)base * (a1 - a0) / (m1 - m0);
+			*c0 = t1 > t0 ? (double)(m1 - m0) / (t1 - t0) : 1;
 			ret = 0;
 			break;
 		}
@@ -205,19 +285,45 @@ static int measure(double *ratio, uint64_t *reg)
 			tries, (unsigned long long)b0, (unsigned long long)b1,
 			(unsigned long long)(m1 - m0));
 	}
-	fi_reap(spin);
+	fi_reap(pid);
 	if (ret)
 		fi_err("CPU %d could not be measured", TEST_CPU);
 	return ret;
 }
 
+static int measure(double *ratio, uint64_t *reg)
+{
+	double c0;
+
+	return measure_load(false, ratio, &c0, reg);
+}
+
+/* The register's minimum, maximum and desired ratios (PERF_CTL: its one ratio) */
+static void decode(uint64_t reg, unsigned int *lo, unsigned int *hi, unsigned int *des)
+{
+	if (want.hwp) {
+		*lo = reg & 0xff;
+		*hi = (reg >> 8) & 0xff;
+		*des = (reg >> 16) & 0xff;
+	} else {
+		*lo = (reg >> 8) & 0xff;
+		*hi = *lo;
+		*des = 0;
+	}
+}
+
 static int test_policy_limits(void)
 {
 	unsigned int ratios[4] = { min_ratio, (min_ratio + base) / 2, base, two };
+	uint64_t cpu0_before = 0, cpu0_after = 0;
 	int i, bad = 0, told = 0;
 
+	if (want.hwp && dvfs_msr_read(0, MSR_IA32_HWP_REQUEST, &cpu0_before)) {
+		fi_err("cannot read CPU 0's IA32_HWP_REQUEST");
+		return KSFT_FAIL;
+	}
 	for (i = 0; i < 4; i++) {
-		unsigned int lo, hi;
+		unsigned int lo, hi, des, des_want = want.desired ? ratios[i] : 0;
 		uint64_t reg;
 		double r;
 
@@ -225,19 +331,13 @@ static int test_policy_limits(void)
 			restore();
 			return KSFT_FAIL;
 		}
-		if (want.hwp) {
-			lo = reg & 0xff;
-			hi = (reg >> 8) & 0xff;
-		} else {
-			lo = (reg >> 8) & 0xff;
-			hi = lo;
-		}
-		fi_info("limits %u MHz: %s 0x%llx (ratios %u-%u), APERF/MPERF %.0f MHz (the 1-core limit, limits ignored: %u)\n",
+		decode(reg, &lo, &hi, &des);
+		fi_info("limits %u MHz: %s 0x%llx (ratios %u-%u, desired %u), APERF/MPERF %.0f MHz (the 1-core limit, limits ignored: %u)\n",
 			ratios[i] * 100, want.hwp ? "HWP_REQUEST" : "PERF_CTL",
-			(unsigned long long)reg, lo, hi, r * 100, top * 100);
-		if (lo != ratios[i] || hi != ratios[i]) {
-			fi_err("the driver asked for ratios %u-%u, the limits are %u", lo, hi,
-			       ratios[i]);
+			(unsigned long long)reg, lo, hi, des, r * 100, top * 100);
+		if (lo != ratios[i] || hi != ratios[i] || des != des_want) {
+			fi_err("the driver asked for ratios %u-%u, desired %u; the limits are %u, desired %u",
+			       lo, hi, des, ratios[i], des_want);
 			bad = 1;
 		}
 		if (fabs(r - ratios[i]) > RATIO_TOL * ratios[i]) {
@@ -248,11 +348,80 @@ static int test_policy_limits(void)
 		if (fabs(r - top) > RATIO_TOL * top)
 			told = 1;
 	}
+	restore();
 	if (!told) {
 		fi_err("no frequency told the limits from the 1-core limit %u", top);
 		bad = 1;
 	}
+	if (want.hwp && (dvfs_msr_read(0, MSR_IA32_HWP_REQUEST, &cpu0_after) ||
+			 (cpu0_after & 0xffff) != (cpu0_before & 0xffff))) {
+		fi_err("CPU 0's HWP request went from 0x%llx to 0x%llx with CPU %d's limits",
+		       (unsigned long long)cpu0_before, (unsigned long long)cpu0_after, TEST_CPU);
+		bad = 1;
+	}
+	return bad ? KSFT_FAIL : KSFT_PASS;
+}
+
+static int test_min_max_apart(void)
+{
+	unsigned int m = (min_ratio + base) / 2, lo, hi, des;
+	uint64_t reg;
+	double r, c0;
+	int bad = 0;
+
+	if (m <= min_ratio * (1 + 2 * RATIO_TOL) || m >= top) {
+		fi_err("no ratio between the minimum %u and the 1-core limit %u to tell them", min_ratio,
+		       top);
+		return KSFT_FAIL;
+	}
+	/* The maximum alone: a busy CPU at m, asked for no more */
+	if (set_range(TEST_CPU, min_ratio, m) || measure(&r, &reg)) {
+		restore();
+		return KSFT_FAIL;
+	}
+	decode(reg, &lo, &hi, &des);
+	fi_info("limits %u-%u MHz, busy: %s 0x%llx (ratios %u-%u), APERF/MPERF %.0f MHz (the 1-core limit: %u)\n",
+		min_ratio * 100, m * 100, want.hwp ? "HWP_REQUEST" : "PERF_CTL",
+		(unsigned long long)reg, lo, hi, r * 100, top * 100);
+	if (hi != m || lo > m || (want.hwp && lo != min_ratio)) {
+		fi_err("the driver asked for ratios %u-%u, the limits are %u-%u", lo, hi, min_ratio, m);
+		bad = 1;
+	}
+	if (fabs(r - m) > RATIO_TOL * m) {
+		fi_err("a busy CPU at %.0f MHz, its maximum %u MHz", r * 100, m * 100);
+		bad = 1;
+	}
+	if (fabs(r - top) <= RATIO_TOL * top) {
+		fi_err("the run also fits a maximum ignored (the 1-core limit)");
+		bad = 1;
+	}
+	/* The minimum alone: a CPU mostly idle at m or above while in C0 */
+	if (set_range(TEST_CPU, m, top) || measure_load(true, &r, &c0, &reg)) {
+		restore();
+		return KSFT_FAIL;
+	}
 	restore();
+	decode(reg, &lo, &hi, &des);
+	fi_info("limits %u-%u MHz, C0 %.3f of the time: %s 0x%llx (ratios %u-%u), APERF/MPERF in C0 %.0f MHz (the lowest ratio, minimum ignored: %u)\n",
+		m * 100, top * 100, c0, want.hwp ? "HWP_REQUEST" : "PERF_CTL",
+		(unsigned long long)reg, lo, hi, r * 100, min_ratio * 100);
+	if (c0 > LIGHT_C0_MAX) {
+		fi_err("the light load kept CPU %d in C0 %.3f of the time: it cannot tell a minimum",
+		       TEST_CPU, c0);
+		return KSFT_FAIL;
+	}
+	if (lo != m || (want.hwp && hi != top)) {
+		fi_err("the driver asked for ratios %u-%u, the limits are %u-%u", lo, hi, m, top);
+		bad = 1;
+	}
+	if (r < m * (1 - RATIO_TOL)) {
+		fi_err("a CPU in C0 at %.0f MHz, below its minimum %u MHz", r * 100, m * 100);
+		bad = 1;
+	}
+	if (fabs(r - min_ratio) <= RATIO_TOL * min_ratio) {
+		fi_err("the run also fits a minimum ignored (the lowest ratio)");
+		bad = 1;
+	}
 	return bad ? KSFT_FAIL : KSFT_PASS;
 }
 
@@ -290,21 +459,23 @@ static int test_no_turbo(void)
 }
 
 static const struct fi_test tests[] = {
+	{ "platform_is_the_boots", test_platform },
 	{ "driver_and_mode_are_the_boots", test_driver_and_mode },
 	{ "busy_cpu_runs_at_the_policy_limits", test_policy_limits },
+	{ "min_and_max_bound_apart", test_min_max_apart },
 	{ "no_turbo_holds_the_base", test_no_turbo },
 };
 
 int main(void)
 {
-	unsigned int eax, ebx, ecx, edx, model;
-	uint64_t plat_info, trl, trl1 = 0, misc;
-	char buf[64];
+	unsigned int eax, ebx, ecx, edx, family;
+	char vendor[13] = "", gov[32];
+	uint64_t misc;
 	int i;
 
 	ksft_print_header();
-	if (dvfs_cpuinfo_field("vendor_id", buf, sizeof(buf)) || strcmp(buf, "GenuineIntel"))
-		ksft_exit_skip("not an Intel CPU (vendor %s)\n", buf);
+	if (dvfs_cpuid_ident(vendor, &family, &model) || strcmp(vendor, "GenuineIntel"))
+		ksft_exit_skip("not an Intel CPU (CPUID vendor \"%s\")\n", vendor);
 	if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (edx & (1U << 15)))
 		ksft_exit_skip("a hybrid part: its frequencies are not 100 MHz per ratio\n");
 	dvfs_cpuid6(&eax, &ecx);
@@ -316,16 +487,20 @@ int main(void)
 	if (pstate_opt("disable"))
 		ksft_exit_skip("intel_pstate=disable on the command line\n");
 	want.active = pstate_opt("active") || (want.hwp && !pstate_opt("passive"));
-	if (dvfs_cpuinfo_field("model", buf, sizeof(buf)))
-		ksft_exit_fail_msg("no model in /proc/cpuinfo\n");
-	model = strtoul(buf, NULL, 10);
 	nr_cpus = fi_online_cpus(cpus, MAX_CPUS);
 	if (nr_cpus < 2 || cpus[1] != TEST_CPU)
 		ksft_exit_skip("needs CPUs 0 and %d online\n", TEST_CPU);
+	/* schedutil in passive mode with HWP writes its target as the desired ratio */
+	want.desired = want.hwp && !want.active &&
+		       !dvfs_cpufreq_read(TEST_CPU, "scaling_governor", gov, sizeof(gov)) &&
+		       !strcmp(gov, "schedutil");
+	if (dvfs_fi_platform(&boot))
+		ksft_exit_fail_msg("fi_platform= on the command line is not a part\n");
 	if (dvfs_msr_read(0, MSR_PLATFORM_INFO, &plat_info) ||
 	    dvfs_msr_read(0, MSR_TURBO_RATIO_LIMIT, &trl) ||
 	    dvfs_msr_read(0, MSR_IA32_MISC_ENABLE, &misc) ||
-	    (dvfs_trl_groups(model) && dvfs_msr_read(0, MSR_TURBO_RATIO_LIMIT + 1, &trl1)))
+	    (dvfs_trl_groups(model) && dvfs_msr_read(0, MSR_TURBO_RATIO_LIMIT + 1, &trl1)) ||
+	    (want.hwp && dvfs_msr_read(0, MSR_IA32_HWP_CAPABILITIES, &hwp_cap)))
 		ksft_exit_fail_msg("cannot read the MSRs through /dev/cpu/0/msr (%s)\n",
 				   "CONFIG_X86_MSR, root");
 	base = (plat_info >> 8) & 0xff;
@@ -340,8 +515,8 @@ int main(void)
 	/* The 2-core limit: CPU 0's moments in C0 must not cap the busy CPU */
 	if (!two || two > top)
 		two = top;
-	fi_info("model %u: ratios min %u, base %u, turbo 1-core %u, 2-core %u%s\n", model,
-		min_ratio, base, top, two, turbo_off ? " (turbo disabled)" : "");
+	fi_info("family %u model %u: ratios min %u, base %u, turbo 1-core %u, 2-core %u%s\n",
+		family, model, min_ratio, base, top, two, turbo_off ? " (turbo disabled)" : "");
 	for (i = 0; i < nr_cpus; i++)
 		if (dvfs_cpufreq_read(cpus[i], "scaling_min_freq", saved[i].min,
 				      sizeof(saved[i].min)) ||
