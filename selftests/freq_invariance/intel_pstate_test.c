@@ -34,9 +34,9 @@
  *    most m, and a busy CPU runs at m (the control: the 1-core limit must
  *    miss); then the minimum alone at m (the maximum at the 1-core
  *    limit): the register asks for at least m, and a CPU in C0 for a small
- *    share of its time (1 ms every 20 ms) runs at m or above while in C0
- *    (the control: the lowest ratio, where such a CPU runs when its
- *    minimum is ignored, must miss);
+ *    share of its time (200 us every 20 ms; with HWP, its EPP at "power")
+ *    runs at m or above while in C0 (the control: the lowest ratio, near
+ *    which such a CPU runs when its minimum is ignored, must miss);
  *  - no_turbo_holds_the_base: with both limits at the 1-core turbo limit,
  *    a busy CPU runs at the base (MSR_PLATFORM_INFO) within 1% once
  *    intel_pstate/no_turbo is 1; before, it must run above the base by
@@ -75,10 +75,15 @@
 
 #define TEST_CPU	1
 #define WINDOW_US	200000
-/* The light load: C0 for 1 ms every 20 ms, over a longer window */
+/*
+ * The light load: C0 for 200 us every 20 ms, over a longer window (its
+ * reads then count enough C0 time), with HWP's energy/performance
+ * preference at "power": what runs a CPU near its lowest ratio when its
+ * minimum is ignored
+ */
 #define LIGHT_PERIOD_US	20000
-#define LIGHT_BUSY_US	1000
-#define LIGHT_WINDOW_US	500000
+#define LIGHT_BUSY_US	200
+#define LIGHT_WINDOW_US	2000000
 /* A light load's share of C0, above which it cannot tell a minimum */
 #define LIGHT_C0_MAX	0.5
 /* A busy CPU's frequency by APERF/MPERF against the limit: the reads' skew */
@@ -103,6 +108,8 @@ static struct {
 	char min[32], max[32];
 } saved[MAX_CPUS];
 static char no_turbo_saved[8];
+#define EPP	"energy_performance_preference"
+static char epp_saved[64];
 
 static inline uint64_t tsc(void)
 {
@@ -236,6 +243,10 @@ static void restore(void)
 {
 	int i;
 
+	if (epp_saved[0]) {
+		dvfs_cpufreq_write(TEST_CPU, EPP, epp_saved);
+		epp_saved[0] = 0;
+	}
 	if (no_turbo_saved[0])
 		fi_write_str(PSTATE "/no_turbo", no_turbo_saved);
 	for (i = 0; i < nr_cpus; i++) {
@@ -396,6 +407,12 @@ static int test_min_max_apart(void)
 		bad = 1;
 	}
 	/* The minimum alone: a CPU mostly idle at m or above while in C0 */
+	if (want.hwp && (dvfs_cpufreq_read(TEST_CPU, EPP, epp_saved, sizeof(epp_saved)) ||
+			 dvfs_cpufreq_write(TEST_CPU, EPP, "power"))) {
+		fi_err("cannot set CPU %d's %s to power", TEST_CPU, EPP);
+		restore();
+		return KSFT_FAIL;
+	}
 	if (set_range(TEST_CPU, m, top) || measure_load(true, &r, &c0, &reg)) {
 		restore();
 		return KSFT_FAIL;
