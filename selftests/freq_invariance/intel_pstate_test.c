@@ -160,7 +160,8 @@ static int test_platform(void)
 		fi_info("HWP_CAPABILITIES 0x%llx, the boot's part: 0x%llx\n",
 			(unsigned long long)hwp_cap, (unsigned long long)cap_want);
 		if ((hwp_cap & 0xffffffff) != cap_want) {
-			fi_err("HWP_CAPABILITIES 0x%llx is not the part's", (unsigned long long)hwp_cap);
+			fi_err("HWP_CAPABILITIES 0x%llx is not the part's",
+			       (unsigned long long)hwp_cap);
 			bad = 1;
 		}
 	}
@@ -381,8 +382,8 @@ static int test_min_max_apart(void)
 	int bad = 0;
 
 	if (m <= min_ratio * (1 + 2 * RATIO_TOL) || m >= top) {
-		fi_err("no ratio between the minimum %u and the 1-core limit %u to tell them", min_ratio,
-		       top);
+		fi_err("no ratio between the minimum %u and the 1-core limit %u to tell them",
+		       min_ratio, top);
 		return KSFT_FAIL;
 	}
 	/* The maximum alone: a busy CPU at m, asked for no more */
@@ -395,7 +396,8 @@ static int test_min_max_apart(void)
 		min_ratio * 100, m * 100, want.hwp ? "HWP_REQUEST" : "PERF_CTL",
 		(unsigned long long)reg, lo, hi, r * 100, top * 100);
 	if (hi != m || lo > m || (want.hwp && lo != min_ratio)) {
-		fi_err("the driver asked for ratios %u-%u, the limits are %u-%u", lo, hi, min_ratio, m);
+		fi_err("the driver asked for ratios %u-%u, the limits are %u-%u", lo, hi,
+		       min_ratio, m);
 		bad = 1;
 	}
 	if (fabs(r - m) > RATIO_TOL * m) {
