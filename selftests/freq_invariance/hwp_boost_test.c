@@ -19,9 +19,10 @@
  * request is the policy's limits (scaling_min_freq and scaling_max_freq,
  * 100 MHz per ratio). With the knob on, the request's minimum takes only
  * the ladder's rungs, min -> (min + P1) / 2 -> P1 -> max (P1:
- * HWP_CAPABILITIES' guaranteed ratio), drops only to the first, and
- * reaches max (a climb may pass a rung between two samples: counted, not
- * failed); in C0 the CPU's frequency (IA32_PERF_STATUS, read between two
+ * HWP_CAPABILITIES' guaranteed ratio), and reaches max (a climb may pass
+ * a rung between two samples: counted, not failed; a drop to the first
+ * rung and a climb may fit between two samples too, so where a drop
+ * lands is not judged); in C0 the CPU's frequency (IA32_PERF_STATUS, read between two
  * reads of the request that agree; or the emulated state) is never below
  * the minimum (or the 2-core turbo limit, where that is lower: the
  * sampler's CPU may be in C0) nor above the maximum; with the knob off
@@ -30,8 +31,8 @@
  * Where intel_pstate has energy_efficiency (in 6.1 the Kaby Lake, model
  * 158, on which it disables the energy-efficiency optimization at boot:
  * MSR_IA32_POWER_CTL's bit 19), each value written reads back; on the
- * emulated platform that is its POWER_CTL keeping what is written (QEMU's
- * TCG alone reads 0 and drops writes). Elsewhere that check skips. A
+ * emulated platform and on QEMU's (x-dvfs) that is their POWER_CTL keeping
+ * what is written (QEMU's TCG alone reads 0 and drops writes). Elsewhere that check skips. A
  * kill -9 between its two writes leaves the other value until reboot.
  *
  * The knobs are restored on exit. Anywhere else (no
@@ -493,7 +494,7 @@ static int test_ladder_and_frequency(void)
 	unsigned long long rung[4], at[4] = { 0 }, below = 0, above = 0, top_eff = 0, floor;
 	unsigned int family, model, cap2;
 	uint64_t cap, trl, trl1 = 0;
-	int i, r, prev = 0, fail = 0, jumps = 0, middle = 0;
+	int i, r, prev = 0, fail = 0, jumps = 0;
 	char vendor[13];
 
 	if (!emulated && !msr_hwp) {
@@ -541,9 +542,6 @@ static int test_ladder_and_frequency(void)
 		/* Sampled every SAMPLE_US, a climb may show two steps at once */
 		if (r > prev + 1)
 			jumps++;
-		/* A drop goes back to the request without a boost: the first rung */
-		if (r < prev && r)
-			middle++;
 		at[r]++;
 		prev = r;
 		/* In C0 it runs at the minimum or above (capped), the maximum or below */
@@ -562,10 +560,6 @@ static int test_ladder_and_frequency(void)
 		top_eff);
 	if (!at[3]) {
 		fi_err("the boost never reached the ladder's top (%llu)", rung[3]);
-		fail = 1;
-	}
-	if (middle) {
-		fi_err("%d drops to a rung other than the first", middle);
 		fail = 1;
 	}
 	if (below || above) {

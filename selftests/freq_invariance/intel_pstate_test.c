@@ -43,11 +43,13 @@
  *    more than that (the control).
  *
  * The vendor, family and model come from CPUID itself. Skips, saying why,
- * on a CPU that is not Intel's, where intel_pstate
+ * with intel_pstate=disable, without CPUs 0 and 1 online, on a CPU that
+ * is not Intel's, where intel_pstate
  * cannot load (neither HWP with EPP nor APERF/MPERF in CPUID: a VM without
  * a platform), on a hybrid part (its frequencies are not 100 MHz per
  * ratio), and, for no_turbo_holds_the_base only, where the firmware
- * disabled turbo. Each CPU's limits and no_turbo are restored on exit.
+ * disabled turbo. Each CPU's limits, CPU 1's EPP and no_turbo are
+ * restored on exit.
  */
 #define _GNU_SOURCE
 #include <cpuid.h>
