@@ -15,9 +15,10 @@
  * Where the CPU's HWP request can be read (HWP in CPUID: the MSRs through
  * /dev/cpu/N/msr; or the emulated platform with HWP, dvfs_emu= with
  * dvfs_emu_hwp, whose debugfs state shows each CPU's HWP request and
- * frequency) the I/O is also sampled every SAMPLE_US. Before it the
- * request is the policy's limits (scaling_min_freq and scaling_max_freq,
- * 100 MHz per ratio). With the knob on, the request's minimum takes only
+ * frequency) the I/O is also sampled every SAMPLE_US. The request without
+ * a boost is the policy's limits (scaling_min_freq and scaling_max_freq,
+ * 100 MHz per ratio): with the knob off, before the I/O and throughout
+ * it. With the knob on, the request's minimum takes only
  * the ladder's rungs, min -> (min + P1) / 2 -> P1 -> max (P1:
  * HWP_CAPABILITIES' guaranteed ratio), and reaches max (a climb may pass
  * a rung between two samples: counted, not failed; a drop to the first
@@ -214,26 +215,34 @@ static int sample(struct hwp_sample *s)
 }
 
 /*
- * The request before the I/O: without a boost, the policy's limits
- * (100 MHz per ratio), which is what intel_pstate must have written
+ * The request without a boost: the policy's limits (scaling_min_freq and
+ * scaling_max_freq, 100 MHz per ratio), which intel_pstate must have
+ * written. With the knob off the request must be that now; with it on, a
+ * boost may already be under way (any I/O on the CPU), so it is not read.
  */
 static int read_rest(void)
 {
+	unsigned long long min, max;
+	char path[128], knob[8];
 	uint64_t lo, hi;
-	char path[128];
 
-	if (read_request(&rest_min, &rest_max))
-		return -1;
 	snprintf(path, sizeof(path), CPUFREQ "/scaling_min_freq", test_cpu);
 	if (fi_read_u64(path, &lo))
 		return -1;
 	snprintf(path, sizeof(path), CPUFREQ "/scaling_max_freq", test_cpu);
 	if (fi_read_u64(path, &hi))
 		return -1;
-	if (rest_min != lo / 100000 || rest_max != hi / 100000) {
-		fi_err("CPU %d's HWP request before the I/O: ratios %llu-%llu, its policy's limits %llu-%llu",
-		       test_cpu, rest_min, rest_max, (unsigned long long)(lo / 100000),
-		       (unsigned long long)(hi / 100000));
+	rest_min = lo / 100000;
+	rest_max = hi / 100000;
+	if (fi_read_line(KNOB, knob, sizeof(knob)))
+		return -1;
+	if (strcmp(knob, "0"))
+		return 0;
+	if (read_request(&min, &max))
+		return -1;
+	if (min != rest_min || max != rest_max) {
+		fi_err("hwp_dynamic_boost=0: CPU %d's HWP request ratios %llu-%llu, its policy's limits %llu-%llu",
+		       test_cpu, min, max, rest_min, rest_max);
 		return -1;
 	}
 	return 0;
