@@ -457,6 +457,13 @@ static int test_lost_idle_time_steady(void)
 
 	if (!have_override)
 		return skip_no_override();
+	/*
+	 * The premise: a CPU that is not saturated. One that a case before
+	 * left saturated still counts lost idle time at its first idle
+	 * entries, until its util_sum decays: idle for 500 ms (PELT halves in
+	 * 32 ms, so under 2^-15 of it is left) before the window opens.
+	 */
+	fi_sleep_us(500000);
 	if (read_field(test_cpu, "lost_idle_time", &before) || fi_override(test_cpu, 512))
 		return KSFT_FAIL;
 	if (!fi_fork()) {
