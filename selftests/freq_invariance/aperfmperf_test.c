@@ -56,11 +56,6 @@
 #include "fi_util.h"
 #include "dvfs_util.h"
 
-#define MSR_PLATFORM_INFO		0xce
-#define MSR_IA32_MISC_ENABLE		0x1a0
-#define MISC_ENABLE_TURBO_DISABLE	0x4000000000ULL	/* bit 38 */
-#define MSR_TURBO_RATIO_LIMIT		0x1ad
-#define MSR_TURBO_RATIO_LIMIT1		0x1ae
 
 #define TEST_CPU	1
 #define WINDOW_US	200000
@@ -205,14 +200,6 @@ static void restore(void)
 		}
 }
 
-static inline uint64_t tsc(void)
-{
-	unsigned int lo, hi;
-
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return (uint64_t)hi << 32 | lo;
-}
-
 /*
  * Spin on TEST_CPU (and on CPU 0 too with @both) for a window, sampling
  * TEST_CPU's APERF/MPERF at its ends and its freq_scale in its middle:
@@ -234,7 +221,7 @@ static int measure(bool both, double *ratio, double *scale, double *c0_share0)
 		goto out;
 	for (tries = 1; tries <= WINDOW_TRIES; tries++) {
 		fi_sleep_us(50000);		/* a few ticks at the new frequency */
-		t0 = tsc();
+		t0 = dvfs_tsc();
 		if (dvfs_msr_read(0, MSR_IA32_MPERF, &z0) ||
 		    dvfs_read_am(TEST_CPU, &a0, &m0, &b0))
 			goto out;
@@ -251,7 +238,7 @@ static int measure(bool both, double *ratio, double *scale, double *c0_share0)
 		if (dvfs_read_am(TEST_CPU, &a1, &m1, &b1) ||
 		    dvfs_msr_read(0, MSR_IA32_MPERF, &z1) || m1 <= m0 || n != 7)
 			goto out;
-		t1 = tsc();
+		t1 = dvfs_tsc();
 		/*
 		 * The brackets' halves bound the window's error: half of
 		 * RATIO_TOL, or the host stalled the reads (a precondition:
@@ -401,13 +388,13 @@ static int test_idle_mperf(void)
 			return KSFT_FAIL;
 		}
 		fi_sleep_us(50000);
-		t0 = tsc();
+		t0 = dvfs_tsc();
 		if (dvfs_msr_read(TEST_CPU, MSR_IA32_MPERF, &m0)) {
 			fi_reap(spin);
 			return KSFT_FAIL;
 		}
 		fi_sleep_us(WINDOW_US);
-		t1 = tsc();
+		t1 = dvfs_tsc();
 		if (dvfs_msr_read(TEST_CPU, MSR_IA32_MPERF, &m1) || t1 <= t0) {
 			fi_reap(spin);
 			return KSFT_FAIL;

@@ -18,6 +18,16 @@ enum { L1C, L2C, L4C, LAC, LEVELS };
 
 #define MSR_IA32_MPERF		0xe7
 #define MSR_IA32_APERF		0xe8
+#define MSR_PLATFORM_INFO	0xce
+#define MSR_IA32_PERF_STATUS	0x198
+#define MSR_IA32_PERF_CTL	0x199
+#define MSR_IA32_MISC_ENABLE	0x1a0
+#define MISC_ENABLE_TURBO_DISABLE	0x4000000000ULL	/* bit 38 */
+#define MSR_TURBO_RATIO_LIMIT	0x1ad
+#define MSR_TURBO_RATIO_LIMIT1	0x1ae
+#define MSR_IA32_PM_ENABLE	0x770
+#define MSR_IA32_HWP_CAPABILITIES	0x771
+#define MSR_IA32_HWP_REQUEST	0x774
 /* CPUID.06H: EAX bits 1 (turbo), 7 (HWP), 10 (HWP's EPP); ECX bit 0 */
 #define CPUID6_EAX_IDA		0x2
 #define CPUID6_EAX_HWP		0x80
@@ -56,6 +66,16 @@ int dvfs_read_req_time(int cpu, unsigned int *mhz, unsigned long long *us, int m
 pid_t dvfs_spawn_idle_spinner(int cpu);
 int dvfs_read_state(int cpu, const char * const *keys, unsigned long long *vals, int n);
 int dvfs_msr_read(int cpu, unsigned int msr, uint64_t *val);
+
+/* This CPU's TSC */
+static inline uint64_t dvfs_tsc(void)
+{
+	unsigned int lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
 int dvfs_read_am(int cpu, uint64_t *a, uint64_t *m, uint64_t *bracket);
 void dvfs_cpuid6(unsigned int *eax, unsigned int *ecx);
 int dvfs_cpuinfo_field(const char *key, char *buf, size_t size);

@@ -68,10 +68,6 @@
 #define IO_RUN_US	2000000
 #define SAMPLE_US	2000
 #define MAX_SAMPLES	(IO_RUN_US / SAMPLE_US + 16)
-#define MSR_PERF_STATUS	0x198
-#define MSR_TURBO_RATIO_LIMIT	0x1ad
-#define MSR_HWP_CAP	0x771
-#define MSR_HWP_REQUEST	0x774
 
 struct boost_row {
 	uint64_t boost_min, up[3], down, last;
@@ -169,7 +165,7 @@ static int read_request(unsigned long long *min, unsigned long long *max)
 	uint64_t req;
 
 	if (!emulated) {
-		if (dvfs_msr_read(test_cpu, MSR_HWP_REQUEST, &req)) {
+		if (dvfs_msr_read(test_cpu, MSR_IA32_HWP_REQUEST, &req)) {
 			fi_err("cannot read IA32_HWP_REQUEST of CPU %d", test_cpu);
 			return -1;
 		}
@@ -203,9 +199,9 @@ static int sample(struct hwp_sample *s)
 		*s = (struct hwp_sample){ v[0], v[2], v[3] };
 		return 0;
 	}
-	if (dvfs_msr_read(test_cpu, MSR_HWP_REQUEST, &r0) ||
-	    dvfs_msr_read(test_cpu, MSR_PERF_STATUS, &st) ||
-	    dvfs_msr_read(test_cpu, MSR_HWP_REQUEST, &r1)) {
+	if (dvfs_msr_read(test_cpu, MSR_IA32_HWP_REQUEST, &r0) ||
+	    dvfs_msr_read(test_cpu, MSR_IA32_PERF_STATUS, &st) ||
+	    dvfs_msr_read(test_cpu, MSR_IA32_HWP_REQUEST, &r1)) {
 		fi_err("cannot read IA32_HWP_REQUEST or IA32_PERF_STATUS of CPU %d", test_cpu);
 		return -1;
 	}
@@ -514,7 +510,7 @@ static int test_ladder_and_frequency(void)
 		fi_err("no samples: the run with the knob on failed");
 		return KSFT_FAIL;
 	}
-	if (dvfs_msr_read(test_cpu, MSR_HWP_CAP, &cap)) {
+	if (dvfs_msr_read(test_cpu, MSR_IA32_HWP_CAPABILITIES, &cap)) {
 		fi_err("cannot read MSR_HWP_CAPABILITIES of CPU %d (/dev/cpu/%d/msr)", test_cpu,
 		       test_cpu);
 		return KSFT_FAIL;

@@ -66,14 +66,6 @@
 #include "dvfs_util.h"
 
 #define PSTATE			"/sys/devices/system/cpu/intel_pstate"
-#define MSR_PLATFORM_INFO	0xce
-#define MSR_IA32_PERF_CTL	0x199
-#define MSR_IA32_MISC_ENABLE	0x1a0
-#define MISC_ENABLE_TURBO_DISABLE	0x4000000000ULL	/* bit 38 */
-#define MSR_TURBO_RATIO_LIMIT	0x1ad
-#define MSR_IA32_PM_ENABLE	0x770
-#define MSR_IA32_HWP_CAPABILITIES	0x771
-#define MSR_IA32_HWP_REQUEST	0x774
 
 #define TEST_CPU	1
 #define WINDOW_US	200000
@@ -112,14 +104,6 @@ static struct {
 static char no_turbo_saved[8];
 #define EPP	"energy_performance_preference"
 static char epp_saved[64];
-
-static inline uint64_t tsc(void)
-{
-	unsigned int lo, hi;
-
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return (uint64_t)hi << 32 | lo;
-}
 
 /* intel_pstate=@opt on the command line (one option per parameter) */
 static bool pstate_opt(const char *opt)
@@ -280,7 +264,7 @@ static int measure_load(bool light, double *ratio, double *c0, uint64_t *reg)
 		return -1;
 	for (tries = 1; tries <= WINDOW_TRIES; tries++) {
 		fi_sleep_us(50000);		/* a few ticks at the new limits */
-		t0 = tsc();
+		t0 = dvfs_tsc();
 		if (dvfs_read_am(TEST_CPU, &a0, &m0, &b0))
 			break;
 		fi_sleep_us(light ? LIGHT_WINDOW_US : WINDOW_US);
@@ -288,7 +272,7 @@ static int measure_load(bool light, double *ratio, double *c0, uint64_t *reg)
 		    dvfs_msr_read(TEST_CPU, want.hwp ? MSR_IA32_HWP_REQUEST : MSR_IA32_PERF_CTL,
 				  reg))
 			break;
-		t1 = tsc();
+		t1 = dvfs_tsc();
 		if ((b0 + b1) / 2 <= RATIO_TOL / 2 * (m1 - m0)) {
 			*ratio = (double)base * (a1 - a0) / (m1 - m0);
 			*c0 = t1 > t0 ? (double)(m1 - m0) / (t1 - t0) : 1;
