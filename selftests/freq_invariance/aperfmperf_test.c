@@ -56,7 +56,6 @@
 #include "fi_util.h"
 #include "dvfs_util.h"
 
-
 #define TEST_CPU	1
 #define WINDOW_US	200000
 /*

@@ -114,6 +114,27 @@ int dvfs_fi_platform(struct fi_part *part)
 	return 0;
 }
 
+/*
+ * A named part other than @part (the first whose ratios differ), for a
+ * control: the same readings judged against it must not fit
+ */
+void dvfs_other_part(const struct fi_part *part, struct fi_part *other)
+{
+	size_t i, j;
+
+	for (i = 0; i < ARRAY_SIZE(profiles); i++) {
+		other->named = true;
+		other->turbo_off = part->turbo_off;
+		other->min = profiles[i].min / 100;
+		other->base = profiles[i].base / 100;
+		for (j = 0; j < LEVELS; j++)
+			other->turbo[j] = profiles[i].turbo[j] / 100;
+		if (other->min != part->min || other->base != part->base ||
+		    memcmp(other->turbo, part->turbo, sizeof(other->turbo)))
+			return;
+	}
+}
+
 /* Whether the kernel command line has the word @word (no "=value") */
 bool dvfs_cmdline_has(const char *word)
 {

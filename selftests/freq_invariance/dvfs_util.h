@@ -48,6 +48,7 @@ struct fi_part {
 };
 
 int dvfs_fi_platform(struct fi_part *part);
+void dvfs_other_part(const struct fi_part *part, struct fi_part *other);
 
 int dvfs_platform_from_cmdline(void);
 bool dvfs_cmdline_has(const char *word);

@@ -12,7 +12,9 @@
  *    the turbo limits of 1, 2, 4 and all cores (MSR_TURBO_RATIO_LIMIT in
  *    the model's layout) and, with HWP, IA32_HWP_CAPABILITIES (highest the
  *    1-core limit, guaranteed the base, lowest the minimum) are the part
- *    the boot names with fi_platform= (skips without it);
+ *    the boot names with fi_platform= (skips without it); the same
+ *    readings judged against another named part must not fit (the
+ *    control);
  *  - driver_and_mode_are_the_boots: with HWP and its EPP in CPUID (and no
  *    intel_pstate=no_hwp) the driver uses HWP, in active mode unless
  *    intel_pstate=passive; without, it runs in passive mode unless
@@ -114,42 +116,64 @@ static bool pstate_opt(const char *opt)
 	return dvfs_cmdline_has(word);
 }
 
-static int test_platform(void)
+/* How many of the MSRs' figures differ from @part's (0: they are its) */
+static int part_misses(const struct fi_part *part, bool say)
 {
 	unsigned int got[LEVELS] = {
 		dvfs_trl_limit(model, trl, trl1, 1), dvfs_trl_limit(model, trl, trl1, 2),
 		dvfs_trl_limit(model, trl, trl1, 4), dvfs_trl_limit(model, trl, trl1, 8) };
 	uint64_t cap_want;
-	int i, bad = 0;
+	int i, miss = 0;
+
+	if (base != part->base || min_ratio != part->min) {
+		if (say)
+			fi_err("base/min ratio %u/%u, the boot's part has %u/%u", base, min_ratio,
+			       part->base, part->min);
+		miss++;
+	}
+	for (i = 0; i < LEVELS; i++)
+		if (got[i] != part->turbo[i]) {
+			if (say)
+				fi_err("turbo limit %d: ratio %u, the boot's part has %u", i,
+				       got[i], part->turbo[i]);
+			miss++;
+		}
+	if (want.hwp_cpuid && want.hwp) {
+		cap_want = part->turbo[L1C] | part->base << 8 | part->min << 16 |
+			   (uint64_t)part->min << 24;
+		if ((hwp_cap & 0xffffffff) != cap_want) {
+			if (say)
+				fi_err("HWP_CAPABILITIES 0x%llx is not the part's 0x%llx",
+				       (unsigned long long)hwp_cap,
+				       (unsigned long long)cap_want);
+			miss++;
+		}
+	}
+	return miss;
+}
+
+static int test_platform(void)
+{
+	struct fi_part other;
+	int bad = 0;
 
 	if (!boot.named) {
 		fi_info("no fi_platform= on the command line: the part is what its MSRs say\n");
 		return KSFT_SKIP;
 	}
-	fi_info("base %u, min %u, turbo 1/2/4/all cores %u/%u/%u/%u; the boot's part: %u, %u, %u/%u/%u/%u\n",
-		base, min_ratio, got[0], got[1], got[2], got[3], boot.base, boot.min,
-		boot.turbo[L1C], boot.turbo[L2C], boot.turbo[L4C], boot.turbo[LAC]);
-	if (base != boot.base || min_ratio != boot.min) {
-		fi_err("base/min ratio %u/%u, the boot's part has %u/%u", base, min_ratio,
-		       boot.base, boot.min);
+	dvfs_other_part(&boot, &other);
+	fi_info("base %u, min %u, turbo 1/2/4/all cores %u/%u/%u/%u, HWP_CAPABILITIES 0x%llx; the boot's part: %u, %u, %u/%u/%u/%u\n",
+		base, min_ratio, dvfs_trl_limit(model, trl, trl1, 1),
+		dvfs_trl_limit(model, trl, trl1, 2), dvfs_trl_limit(model, trl, trl1, 4),
+		dvfs_trl_limit(model, trl, trl1, 8), (unsigned long long)hwp_cap, boot.base,
+		boot.min, boot.turbo[L1C], boot.turbo[L2C], boot.turbo[L4C], boot.turbo[LAC]);
+	if (part_misses(&boot, true))
 		bad = 1;
-	}
-	for (i = 0; i < LEVELS; i++)
-		if (got[i] != boot.turbo[i]) {
-			fi_err("turbo limit %d: ratio %u, the boot's part has %u", i, got[i],
-			       boot.turbo[i]);
-			bad = 1;
-		}
-	if (want.hwp_cpuid && want.hwp) {
-		cap_want = boot.turbo[L1C] | boot.base << 8 | boot.min << 16 |
-			   (uint64_t)boot.min << 24;
-		fi_info("HWP_CAPABILITIES 0x%llx, the boot's part: 0x%llx\n",
-			(unsigned long long)hwp_cap, (unsigned long long)cap_want);
-		if ((hwp_cap & 0xffffffff) != cap_want) {
-			fi_err("HWP_CAPABILITIES 0x%llx is not the part's",
-			       (unsigned long long)hwp_cap);
-			bad = 1;
-		}
+	/* The control: the same readings judged against another part must miss */
+	if (!part_misses(&other, false)) {
+		fi_err("the readings also fit another part (base %u, 1-core %u)", other.base,
+		       other.turbo[L1C]);
+		bad = 1;
 	}
 	return bad ? KSFT_FAIL : KSFT_PASS;
 }
