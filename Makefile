@@ -78,6 +78,8 @@ KUNIT_SUITES := intel_pstate_hwp_boost x86_dvfs_emu
 #             own counts as one)
 #   B_SKIPS   the programs that may skip there, and must (the main boot
 #             and the control)
+#   B_FAILS   PROGRAM=CASE: a case that must fail there (a control boot,
+#             whose platform lacks what the case asserts)
 #   B_SKIP_WHY  PROGRAM=ERE: the reason a program's skip must give (no
 #             spaces in ERE: . for one)
 #   B_VMM     "project" for the project's QEMU (make qemu: patches/qemu),
@@ -89,7 +91,7 @@ KUNIT_SUITES := intel_pstate_hwp_boost x86_dvfs_emu
 # list.
 TEST_BOOTS := main dvfs notrl skx glm e3 turbo-off hwp hwp-passive slowdown \
 	      vmm-skl vmm-skx vmm-glm vmm-turbo-off vmm-active vmm-hwp \
-	      vmm-hwp-passive vmm-stock
+	      vmm-hwp-passive vmm-icount vmm-slowdown-off vmm-stock
 # The plain guest (-cpu max): the kselftests and the KUnit suites. No
 # DVFS there: hwp_boost_test needs HWP (the hwp boot gives it), the
 # dvfs_* tests the emulated DVFS platform (the other boots), and they
@@ -100,8 +102,9 @@ main_PARAMS :=
 main_CASES  := util_test=2 debugfs_test=9 invariance_test=6
 main_SKIPS  := hwp_boost_test dvfs_test dvfs_boot_test dvfs_pelt_test \
 	       dvfs_slowdown_test dvfs_wobbly_test dvfs_turbo_ref_test \
-	       dvfs_schedutil_test aperfmperf_test intel_pstate_test
+	       dvfs_schedutil_test aperfmperf_test intel_pstate_test cpu_speed_test
 main_SKIP_WHY := aperfmperf_test=not.an.Intel.CPU intel_pstate_test=not.an.Intel.CPU \
+		 cpu_speed_test=not.an.Intel.CPU \
 		 hwp_boost_test=intel_pstate.not.loaded
 # The DVFS boots: an Intel family 6 CPU (a Kaby Lake: intel_pstate leaves
 # it alone without HWP) on the emulated DVFS platform
@@ -234,16 +237,43 @@ vmm-hwp-passive_QEMU   := ACCEL=tcg CPU=$(VMM_HWP),model=94,x-dvfs=$(subst $(com
 vmm-hwp-passive_PARAMS := fi_platform=$(subst $(comma),:,$(STEEP_PLATFORM)) intel_pstate=passive
 vmm-hwp-passive_CASES  := intel_pstate_test=5
 vmm-hwp-passive_VMM    := project
+# The platform's slowdown under -icount, exact: one vCPU (QEMU 7.2's
+# round robin starves a second one under icount), fi_icount telling
+# cpu_speed_test so (its bar 0.5%).
+vmm-icount_WHAT   := QEMU-platform icount boot
+vmm-icount_QEMU   := ACCEL=tcg ICOUNT=shift=0,sleep=off CPU=$(VMM_CPU),model=94,x-dvfs=e5-2670v3 SMP=1
+vmm-icount_PARAMS := fi_platform=e5-2670v3 fi_icount
+vmm-icount_CASES  := cpu_speed_test=2
+vmm-icount_VMM    := project
+# The control: that boot with the slowdown off (x-dvfs-slowdown=off), where
+# the work must not take f_1C / f as long.
+vmm-slowdown-off_WHAT   := QEMU-platform control without the slowdown
+vmm-slowdown-off_QEMU   := ACCEL=tcg ICOUNT=shift=0,sleep=off CPU=$(VMM_CPU),model=94,x-dvfs=e5-2670v3,x-dvfs-slowdown=off SMP=1
+vmm-slowdown-off_PARAMS := fi_platform=e5-2670v3 fi_icount
+vmm-slowdown-off_CASES  := cpu_speed_test=2
+vmm-slowdown-off_FAILS  := cpu_speed_test=fixed_work_takes_f1c_over_f \
+			   cpu_speed_test=timer_wakeups_are_not_held
+vmm-slowdown-off_VMM    := project
+# Not in make test: cpu_speed_test under multi-threaded TCG, where the
+# slowdown is paced on the host's clock (make test-dvfs
+# DVFS_BOOTS=vmm-mttcg-speed): its runs at one frequency vary by up to
+# 1.8x on a 2-CPU host, so it is a measurement, not a test there.
+vmm-mttcg-speed_WHAT   := QEMU-platform slowdown under multi-threaded TCG
+vmm-mttcg-speed_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=94,x-dvfs=$(subst $(comma),:,$(STEEP_PLATFORM)) SMP=2
+vmm-mttcg-speed_PARAMS := fi_platform=$(subst $(comma),:,$(STEEP_PLATFORM))
+vmm-mttcg-speed_CASES  := cpu_speed_test=2
+vmm-mttcg-speed_VMM    := project
 # The control: the Skylake boot on Debian's QEMU, whose CPUID has neither
 # APERF/MPERF nor HWP: aperfmperf_test and intel_pstate_test must skip,
 # saying so, and nothing else.
 vmm-stock_WHAT   := QEMU-platform control on Debian's QEMU
 vmm-stock_QEMU   := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=94 SMP=2
 vmm-stock_PARAMS := fi_platform=e5-2670v3
-vmm-stock_CASES  := aperfmperf_test=1 intel_pstate_test=1
-vmm-stock_SKIPS  := aperfmperf_test intel_pstate_test
+vmm-stock_CASES  := aperfmperf_test=1 intel_pstate_test=1 cpu_speed_test=1
+vmm-stock_SKIPS  := aperfmperf_test intel_pstate_test cpu_speed_test
 vmm-stock_SKIP_WHY := aperfmperf_test=no.APERF/MPERF.in.CPUID \
-		      intel_pstate_test=neither.HWP.with.EPP.nor.APERF/MPERF.in.CPUID
+		      intel_pstate_test=neither.HWP.with.EPP.nor.APERF/MPERF.in.CPUID \
+		      cpu_speed_test=no.APERF/MPERF.in.CPUID
 
 DVFS_BOOTS := $(filter-out main,$(TEST_BOOTS))
 boot-dir = $(if $(filter main,$(1)),test,test-$(1))
@@ -253,7 +283,8 @@ boot-env = $($(1)_QEMU)$(if $(filter project,$($(1)_VMM)), QEMU="$$(cat $(BUILD)
 boot-progs = $(foreach c,$($(1)_CASES),$(firstword $(subst =, ,$(c))))
 boot-args = $(addprefix --expect-cases ,$($(1)_CASES)) \
 	    $(addprefix --expect-skip ,$($(1)_SKIPS)) \
-	    $(addprefix --expect-skip-why ,$($(1)_SKIP_WHY))
+	    $(addprefix --expect-skip-why ,$($(1)_SKIP_WHY)) \
+	    $(addprefix --expect-fail ,$($(1)_FAILS))
 
 # make run's second boot (qemu/show-dvfs), and its third, the same
 # platform without the turbo ratios (not invariant: qemu/show-dvfs sugov)
@@ -389,11 +420,14 @@ endef
 
 # $(call dvfs-test,KERNEL,RESULTS,TIMEOUT,NAME,B,WHY): the programs of
 # boot B, judged with B's expected cases and no skip allowed; fails
-# naming NAME, and records why in WHY.
+# naming NAME, and records why in WHY. In a boot with B_FAILS the guest
+# command's failing exit (1, qemu/run reporting nothing of its own) is
+# left to tap-summary, which knows which case must fail.
 define dvfs-test
 	@echo "$(4): the $($(5)_WHAT) ($(call boot-env,$(5)))"; \
 	mkdir -p $(dir $(2)); rc=0; $(call boot-env,$(5)) qemu/run -t $(3) -o $(2) $(1) "$$(cat $(BUILD)/rootfs.path)" \
 		-- qemu/run-selftests $(call boot-progs,$(5)) 2> $(2).err || rc=$$?; \
+	$(if $($(5)_FAILS),[ $$rc -ne 1 ] || grep -q '^qemu/run: FAIL' $(2).err || rc=0;) \
 	mv -f $(2).err $(2)/guest.err 2>/dev/null || true; cat $(2)/guest.err >&2 2>/dev/null; \
 	qemu/tap-summary $(call boot-args,$(5)) $(2)/output.log \
 		> $(2)/summary 2> $(2)/summary.err || rc=1; \
@@ -470,9 +504,10 @@ test-dvfs-steps:
 
 ## boots-table     print make test's boots as a table (docs/platform.md's)
 boots-table:
-	@{ $(foreach b,$(TEST_BOOTS),printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$($(b)_WHAT)" \
+	@{ $(foreach b,$(TEST_BOOTS),printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$($(b)_WHAT)" \
 		"$(call boot-dir,$(b))" "$(or $($(b)_QEMU),-)" "$(or $($(b)_PARAMS),-)" \
-		"$($(b)_CASES)" "$(or $($(b)_SKIPS),-)" "$(or $($(b)_VMM),debian)";) } | scripts/boots-table
+		"$($(b)_CASES)" "$(or $($(b)_SKIPS),-)" "$(or $($(b)_VMM),debian)" \
+		"$(or $($(b)_FAILS),-)";) } | scripts/boots-table
 
 ## kernel-kasan    build the test kernel with KASAN (build/obj-kasan)
 kernel-kasan: deps $(KOBJ_KASAN)/.config
