@@ -389,7 +389,8 @@ static int mperf_at(int cpu, uint64_t *m, uint64_t *t, uint64_t *bracket)
  * MPERF counts only in C0: an idle CPU's MPERF over a window is the
  * moments its ticks and wakeups took, a busy CPU's the whole window (the
  * control: the same reads judged against a CPU that was busy). The
- * reads are IPIs from CPU 0, held at its top frequency meanwhile (on a
+ * reads are IPIs from CPU 0 (this task pinned there), held at its top
+ * frequency meanwhile (on a
  * platform that slows a CPU down, a slow reader's reads take
  * milliseconds); a window whose reads took so long that they could move
  * the share by half its bar (1% busy, IDLE_C0_MAX idle: the host stalled
@@ -402,8 +403,8 @@ static int test_idle_mperf(void)
 	double share[2];
 	int busy, tries;
 
-	if (take_policy(0) || set_khz(0, top * 100000)) {
-		fi_err("cannot hold CPU 0 at %u MHz (the userspace governor)", top * 100);
+	if (fi_pin_self(0) || take_policy(0) || set_khz(0, top * 100000)) {
+		fi_err("cannot run on CPU 0 held at %u MHz (the userspace governor)", top * 100);
 		restore();
 		return KSFT_FAIL;
 	}
@@ -425,7 +426,13 @@ static int test_idle_mperf(void)
 				fi_reap(spin);
 				return KSFT_FAIL;
 			}
-			if ((b0 + b1) / 2 <= (busy ? RATIO_TOL : IDLE_C0_MAX) / 2 * (t1 - t0))
+			/*
+			 * A busy CPU's MPERF runs through the reads: their
+			 * midpoints err by half a bracket each; an idle one's
+			 * is in C0 for the reads themselves, a bracket each
+			 */
+			if ((busy ? (b0 + b1) / 2 : b0 + b1) <=
+			    (busy ? RATIO_TOL : IDLE_C0_MAX) / 2 * (t1 - t0))
 				break;
 			fi_info("window %d (CPU %d %s): the MPERF reads took %llu and %llu TSC ticks of %llu: the host stalled them\n",
 				tries, TEST_CPU, busy ? "busy" : "idle", (unsigned long long)b0,
