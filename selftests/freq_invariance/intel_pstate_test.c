@@ -439,7 +439,12 @@ static int test_min_max_apart(void)
 		       TEST_CPU, c0);
 		return KSFT_FAIL;
 	}
-	if (lo != m || (want.hwp && hi != top)) {
+	/*
+	 * HWP's request carries the limits; PERF_CTL the governor's pick
+	 * within them, which a CPU slowed by its frequency (its light load's
+	 * C0 time longer) may put above the minimum
+	 */
+	if (want.hwp ? lo != m || hi != top : lo < m || lo > top) {
 		fi_err("the driver asked for ratios %u-%u, the limits are %u-%u", lo, hi, m, top);
 		bad = 1;
 	}
