@@ -472,16 +472,12 @@ static const struct fi_test tests[] = {
 
 int main(void)
 {
-	unsigned int eax, ecx, family;
-	char vendor[13] = "";
+	const char *why;
 
 	ksft_print_header();
-	if (dvfs_cpuid_ident(vendor, &family, &model) || strcmp(vendor, "GenuineIntel"))
-		ksft_exit_skip("not an Intel CPU (CPUID vendor \"%s\")\n", vendor);
-	dvfs_cpuid6(&eax, &ecx);
-	if (!(ecx & CPUID6_ECX_APERFMPERF))
-		ksft_exit_skip("no APERF/MPERF in CPUID: %s\n",
-			       "no platform with frequencies (a VM without one)");
+	why = dvfs_intel_aperfmperf(&model);
+	if (why)
+		ksft_exit_skip("%s\n", why);
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		ksft_exit_skip("needs two CPUs\n");
 	if (dvfs_fi_platform(&boot))

@@ -103,18 +103,6 @@ struct run {
 	double ratio;	/* the CPU's mean ratio by APERF/MPERF */
 };
 
-static int write_khz(const char *file, unsigned int khz)
-{
-	char v[32];
-
-	snprintf(v, sizeof(v), "%u", khz);
-	if (dvfs_cpufreq_write(test_cpu, file, v)) {
-		fi_err("CPU %d: cannot write %u to %s", test_cpu, khz, file);
-		return -1;
-	}
-	return 0;
-}
-
 /* Both of the test CPU's limits at @ratio, the minimum lowered first */
 static int set_ratio(unsigned int ratio)
 {
@@ -128,9 +116,9 @@ static int set_ratio(unsigned int ratio)
 		}
 		saved.saved = true;
 	}
-	if (write_khz("scaling_min_freq", min_ratio * 100000) ||
-	    write_khz("scaling_max_freq", ratio * 100000) ||
-	    write_khz("scaling_min_freq", ratio * 100000))
+	if (dvfs_cpufreq_write_khz(test_cpu, "scaling_min_freq", min_ratio * 100000) ||
+	    dvfs_cpufreq_write_khz(test_cpu, "scaling_max_freq", ratio * 100000) ||
+	    dvfs_cpufreq_write_khz(test_cpu, "scaling_min_freq", ratio * 100000))
 		return -1;
 	fi_sleep_us(20000);	/* the governor's next update */
 	return 0;
@@ -140,7 +128,7 @@ static void restore(void)
 {
 	if (!saved.saved)
 		return;
-	write_khz("scaling_min_freq", min_ratio * 100000);
+	dvfs_cpufreq_write_khz(test_cpu, "scaling_min_freq", min_ratio * 100000);
 	dvfs_cpufreq_write(test_cpu, "scaling_max_freq", saved.max);
 	dvfs_cpufreq_write(test_cpu, "scaling_min_freq", saved.min);
 	saved.saved = false;
@@ -571,17 +559,14 @@ static const struct fi_test tests[] = {
 int main(void)
 {
 	uint64_t plat_info, trl, trl1 = 0;
-	unsigned int eax, ecx, family;
-	char vendor[13] = "", gov[32];
+	const char *why;
+	char gov[32];
 	int n;
 
 	ksft_print_header();
-	if (dvfs_cpuid_ident(vendor, &family, &model) || strcmp(vendor, "GenuineIntel"))
-		ksft_exit_skip("not an Intel CPU (CPUID vendor \"%s\")\n", vendor);
-	dvfs_cpuid6(&eax, &ecx);
-	if (!(ecx & CPUID6_ECX_APERFMPERF))
-		ksft_exit_skip("no APERF/MPERF in CPUID: %s\n",
-			       "no platform with frequencies (a VM without one)");
+	why = dvfs_intel_aperfmperf(&model);
+	if (why)
+		ksft_exit_skip("%s\n", why);
 	n = fi_online_cpus(cpus, MAX_CPUS);
 	if (n < 1)
 		ksft_exit_fail_msg("no online CPUs\n");

@@ -284,6 +284,26 @@ int dvfs_cpuid_ident(char *vendor, unsigned int *family, unsigned int *model)
 	return 0;
 }
 
+/*
+ * Why a platform test cannot run here: NULL on an Intel CPU whose CPUID
+ * has APERF/MPERF (its model in *@model), else the reason to skip
+ */
+const char *dvfs_intel_aperfmperf(unsigned int *model)
+{
+	static char why[64];
+	unsigned int eax, ecx, family;
+	char vendor[13] = "";
+
+	if (dvfs_cpuid_ident(vendor, &family, model) || strcmp(vendor, "GenuineIntel")) {
+		snprintf(why, sizeof(why), "not an Intel CPU (CPUID vendor \"%s\")", vendor);
+		return why;
+	}
+	dvfs_cpuid6(&eax, &ecx);
+	if (!(ecx & CPUID6_ECX_APERFMPERF))
+		return "no APERF/MPERF in CPUID: no platform with frequencies (a VM without one)";
+	return NULL;
+}
+
 /* /proc/cpuinfo's value of @key for CPU 0 */
 int dvfs_cpuinfo_field(const char *key, char *buf, size_t size)
 {
@@ -325,6 +345,19 @@ int dvfs_cpufreq_write(int cpu, const char *name, const char *val)
 
 	snprintf(path, sizeof(path), CPUFREQ_DIR "/%s", cpu, name);
 	return fi_write_str(path, val);
+}
+
+/* @khz into @cpu's cpufreq file @name, saying so when it cannot */
+int dvfs_cpufreq_write_khz(int cpu, const char *name, unsigned int khz)
+{
+	char v[32];
+
+	snprintf(v, sizeof(v), "%u", khz);
+	if (dvfs_cpufreq_write(cpu, name, v)) {
+		fi_err("CPU %d: cannot write %u to %s", cpu, khz, name);
+		return -1;
+	}
+	return 0;
 }
 
 /*

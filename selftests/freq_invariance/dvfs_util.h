@@ -59,6 +59,7 @@ int dvfs_setup_cpus(int *cpus, int max, bool pin, const char **why);
 bool dvfs_reference_refused(int *err);
 int dvfs_cpufreq_read(int cpu, const char *name, char *buf, size_t size);
 int dvfs_cpufreq_write(int cpu, const char *name, const char *val);
+int dvfs_cpufreq_write_khz(int cpu, const char *name, unsigned int khz);
 int dvfs_set_req(int cpu, unsigned int mhz);
 int dvfs_get_req(int cpu, unsigned int *mhz);
 bool dvfs_hwp_emulated(void);
@@ -81,6 +82,7 @@ int dvfs_read_am(int cpu, uint64_t *a, uint64_t *m, uint64_t *bracket);
 void dvfs_cpuid6(unsigned int *eax, unsigned int *ecx);
 int dvfs_cpuinfo_field(const char *key, char *buf, size_t size);
 int dvfs_cpuid_ident(char *vendor, unsigned int *family, unsigned int *model);
+const char *dvfs_intel_aperfmperf(unsigned int *model);
 bool dvfs_trl_groups(unsigned int model);
 unsigned int dvfs_trl_limit(unsigned int model, uint64_t trl, uint64_t trl1, unsigned int n);
 int dvfs_settled_scale(int cpu, unsigned int mhz, double lo, double hi, int reads,

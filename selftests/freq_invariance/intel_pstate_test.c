@@ -224,24 +224,12 @@ static int test_driver_and_mode(void)
 	return bad ? KSFT_FAIL : KSFT_PASS;
 }
 
-static int write_khz(int cpu, const char *file, unsigned int khz)
-{
-	char v[32];
-
-	snprintf(v, sizeof(v), "%u", khz);
-	if (dvfs_cpufreq_write(cpu, file, v)) {
-		fi_err("CPU %d: cannot write %u to %s", cpu, khz, file);
-		return -1;
-	}
-	return 0;
-}
-
 /* @cpu's limits at ratios @lo and @hi, the minimum lowered first: min <= max always */
 static int set_range(int cpu, unsigned int lo, unsigned int hi)
 {
-	return write_khz(cpu, "scaling_min_freq", min_ratio * 100000) ||
-	       write_khz(cpu, "scaling_max_freq", hi * 100000) ||
-	       write_khz(cpu, "scaling_min_freq", lo * 100000);
+	return dvfs_cpufreq_write_khz(cpu, "scaling_min_freq", min_ratio * 100000) ||
+	       dvfs_cpufreq_write_khz(cpu, "scaling_max_freq", hi * 100000) ||
+	       dvfs_cpufreq_write_khz(cpu, "scaling_min_freq", lo * 100000);
 }
 
 /* Both limits of @cpu at @khz */
@@ -263,7 +251,7 @@ static void restore(void)
 	for (i = 0; i < nr_cpus; i++) {
 		if (!saved[i].min[0])
 			continue;
-		write_khz(cpus[i], "scaling_min_freq", min_ratio * 100000);
+		dvfs_cpufreq_write_khz(cpus[i], "scaling_min_freq", min_ratio * 100000);
 		dvfs_cpufreq_write(cpus[i], "scaling_max_freq", saved[i].max);
 		dvfs_cpufreq_write(cpus[i], "scaling_min_freq", saved[i].min);
 	}
