@@ -91,7 +91,7 @@ KUNIT_SUITES := intel_pstate_hwp_boost x86_dvfs_emu
 # docs/platform.md's table, which a host test (tests/run) holds to this
 # list.
 TEST_BOOTS := main dvfs notrl skx glm e3 turbo-off hwp hwp-passive slowdown \
-	      vmm-skl vmm-skx vmm-glm vmm-turbo-off vmm-active vmm-hwp \
+	      vmm-skl vmm-skx vmm-icx vmm-glm vmm-turbo-off vmm-active vmm-hwp \
 	      vmm-hwp-passive vmm-icount vmm-slowdown-off vmm-stock
 # The plain guest (-cpu max): the kselftests and the KUnit suites. No
 # DVFS there: hwp_boost_test needs HWP (the hwp boot gives it), the
@@ -207,6 +207,15 @@ vmm-skx_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=85,x-dvfs=e5-2670v3 SMP=2
 vmm-skx_PARAMS := fi_platform=e5-2670v3
 vmm-skx_CASES  := aperfmperf_test=5
 vmm-skx_VMM    := project
+# Ice Lake-X lists its turbo limits by groups as Skylake-X does: the boot
+# code must read them so (the sched posting's first patch), the steep part
+# telling the first group of 4 cores (2800 MHz) from the fourth group,
+# all 8 cores (2600), which a reading by cores takes for the 4-core limit.
+vmm-icx_WHAT   := QEMU-platform Ice Lake-X boot
+vmm-icx_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=106,x-dvfs=$(subst $(comma),:,$(STEEP_PLATFORM)) SMP=2
+vmm-icx_PARAMS := fi_platform=$(subst $(comma),:,$(STEEP_PLATFORM))
+vmm-icx_CASES  := aperfmperf_test=5
+vmm-icx_VMM    := project
 vmm-glm_WHAT   := QEMU-platform Goldmont boot
 vmm-glm_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=92,x-dvfs=$(subst $(comma),:,$(STEEP_PLATFORM)) SMP=2
 vmm-glm_PARAMS := fi_platform=$(subst $(comma),:,$(STEEP_PLATFORM))

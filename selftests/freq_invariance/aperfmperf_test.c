@@ -93,14 +93,18 @@ static unsigned int trl_limit(unsigned int n)
 	return dvfs_trl_limit(model, trl, trl1, n);
 }
 
-/* The reference ratio the boot code must pick */
+/*
+ * The reference ratio the boot code must pick, as its design says: the
+ * turbo limit with 4 cores active (on the Xeons' group layout, the first
+ * group of 4 cores or more), the 1-core limit on Atoms
+ */
 static unsigned int reference(void)
 {
 	unsigned int base = (plat_info >> 8) & 0xff, ref;
 
 	if (misc_enable & MISC_ENABLE_TURBO_DISABLE)
 		return base;
-	if (model == 85)
+	if (dvfs_trl_xeon_groups(model))
 		return trl_limit(4);
 	if (group_layout())
 		return trl_limit(1);
@@ -159,7 +163,7 @@ static int test_reference(void)
 
 	if (fi_read_u64(FI_DEBUGFS "/max_freq_ratio", &ratio) ||
 	    fi_read_line(FI_DEBUGFS "/status", status, sizeof(status))) {
-		fi_err("cannot read %s/max_freq_ratio or status (sched patches 1-4?)",
+		fi_err("cannot read %s/max_freq_ratio or status (sched patches 2-5?)",
 		       FI_DEBUGFS);
 		return KSFT_FAIL;
 	}

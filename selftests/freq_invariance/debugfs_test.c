@@ -135,7 +135,7 @@ static int test_capacity(void)
 	return KSFT_PASS;
 }
 
-/* Patch 1's lines in sched/debug: one of each per online CPU, in range. */
+/* Patch 2's lines in sched/debug: one of each per online CPU, in range. */
 static int test_sched_debug_lines(void)
 {
 	int n_pelt = 0, n_lost = 0, n_scale = 0, bad = 0;
@@ -236,10 +236,10 @@ static int check_hybrid_cpus(void)
 }
 
 /*
- * The x86 files (patch 4) agree with "invariant": "status" says "on"
+ * The x86 files (patch 5) agree with "invariant": "status" says "on"
  * exactly when it reads 1, max_freq_ratio is at least 1024 (the reference
  * is never below the base frequency) and has a source. An override
- * (patch 6) turns invariance on where it was off, shows in status, in the
+ * (patch 7) turns invariance on where it was off, shows in status, in the
  * CPU's freq_scale and in sched/debug; clearing it restores all of them.
  */
 static int read_state(uint64_t *inv, char *status, size_t n)

@@ -79,7 +79,7 @@ static int expect(void)
 	case 85:
 		part = "Skylake-X";
 		by_groups = true;
-		boot_source = "turbo of the first group of >= 4 cores (Skylake-X)";
+		boot_source = "turbo of the first group of >= 4 cores (Xeon Scalable)";
 		boot_mhz = plat.turbo[L4C];
 		break;
 	case 92:

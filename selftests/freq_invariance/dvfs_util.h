@@ -83,6 +83,7 @@ void dvfs_cpuid6(unsigned int *eax, unsigned int *ecx);
 int dvfs_cpuinfo_field(const char *key, char *buf, size_t size);
 int dvfs_cpuid_ident(char *vendor, unsigned int *family, unsigned int *model);
 const char *dvfs_intel_aperfmperf(unsigned int *model);
+bool dvfs_trl_xeon_groups(unsigned int model);
 bool dvfs_trl_groups(unsigned int model);
 unsigned int dvfs_trl_limit(unsigned int model, uint64_t trl, uint64_t trl1, unsigned int n);
 int dvfs_settled_scale(int cpu, unsigned int mhz, double lo, double hi, int reads,
