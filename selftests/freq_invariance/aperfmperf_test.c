@@ -14,10 +14,14 @@
  *    are the named part's (skips without fi_platform=);
  *  - boot_code_picks_the_reference: max_freq_ratio is the reference the
  *    SDM's layout gives over the base, x 1024: the base with turbo
- *    disabled (IA32_MISC_ENABLE bit 38), on Skylake-X (model 85) the
- *    first group of at least 4 cores (MSR_TURBO_RATIO_LIMIT1's sizes),
- *    on Goldmont (92, 95, 122) the first group of at least 1 core,
- *    elsewhere the 4-core limit (the 1-core one where that byte is 0);
+ *    disabled (IA32_MISC_ENABLE bit 38), on the Xeons that list their
+ *    limits by groups (Skylake-X, model 85, and later: dvfs_util.c's
+ *    dvfs_trl_xeon_groups()) the first group of at least 4 cores
+ *    (MSR_TURBO_RATIO_LIMIT1's sizes), on the Atoms that do (Goldmont, 92,
+ *    and later) the first group, elsewhere the 4-core limit (the 1-core
+ *    one where that byte is 0); on the group layout the same MSRs read by
+ *    cores (byte 3) must give another reference, or the boot cannot tell
+ *    the layouts apart (the inline control);
  *  - busy_cpu_scale_is_aperf_over_mperf: a busy CPU at four requested
  *    frequencies (cpufreq's userspace governor; the minimum, between it
  *    and the base, the base, the 2-core limit): its freq_scale is
@@ -173,6 +177,18 @@ static int test_reference(void)
 	if (strncmp(status, "on", 2)) {
 		fi_err("status \"%s\", expected on", status);
 		return KSFT_FAIL;
+	}
+	/* The control: the same MSRs read by cores, as a client part's */
+	if (group_layout() && !(misc_enable & MISC_ENABLE_TURBO_DISABLE)) {
+		unsigned int alt = (trl >> 24) & 0xff ? (trl >> 24) & 0xff : trl & 0xff;
+
+		fi_info("read by cores, byte 3 would give %u: max_freq_ratio %llu\n",
+			alt, alt * 1024ULL / base);
+		if (alt == ref) {
+			fi_err("the reading by cores also gives %u: this boot cannot tell the layouts apart",
+			       ref);
+			return KSFT_FAIL;
+		}
 	}
 	if (ratio != want) {
 		fi_err("max_freq_ratio %llu, expected %llu", (unsigned long long)ratio, want);

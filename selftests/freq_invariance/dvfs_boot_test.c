@@ -85,7 +85,7 @@ static int expect(void)
 	case 92:
 		part = "Goldmont";
 		by_groups = true;
-		boot_source = "1-core turbo (Atom Goldmont)";
+		boot_source = "turbo of the first group (Atom)";
 		boot_mhz = plat.turbo[L1C];
 		break;
 	default:

@@ -228,26 +228,27 @@ int dvfs_read_am(int cpu, uint64_t *a, uint64_t *m, uint64_t *bracket)
  * Family 6 Xeons whose MSR_TURBO_RATIO_LIMIT lists the limits of groups of
  * cores, each group's size in MSR_TURBO_RATIO_LIMIT1 (the SDM's
  * MSR_TURBO_RATIO_LIMIT_CORES; turbostat reads them so): Skylake-X, Ice
- * Lake-X and -D, Sapphire Rapids-X, Emerald Rapids-X, Granite Rapids-X and -D
+ * Lake-X and -D, Sapphire Rapids-X, Emerald Rapids-X, Granite Rapids-X and
+ * -D, Sierra Forest, Clearwater Forest
  */
 bool dvfs_trl_xeon_groups(unsigned int model)
 {
 	switch (model) {
 	case 85: case 106: case 108: case 143: case 207: case 173: case 174:
+	case 175: case 221:
 		return true;
 	}
 	return false;
 }
 
 /*
- * ... and all family 6 models with that layout: those Xeons, the Atoms
- * Goldmont, Goldmont-D, Tremont-D, Sierra Forest, Grand Ridge and
- * Clearwater Forest (turbostat's), and Goldmont Plus (Linux's boot code's)
+ * ... and all family 6 models with that layout (turbostat's): those Xeons
+ * and the Atoms Goldmont, Goldmont-D, Tremont-D and Grand Ridge
  */
 bool dvfs_trl_groups(unsigned int model)
 {
 	switch (model) {
-	case 92: case 95: case 122: case 134: case 175: case 182: case 221:
+	case 92: case 95: case 134: case 182:
 		return true;
 	}
 	return dvfs_trl_xeon_groups(model);
