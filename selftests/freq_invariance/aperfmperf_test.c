@@ -97,6 +97,14 @@ static unsigned int trl_limit(unsigned int n)
 	return dvfs_trl_limit(model, trl, trl1, n);
 }
 
+/* The 4-core limit read by cores (byte 3), the 1-core one where it is 0 */
+static unsigned int by_cores_reference(void)
+{
+	unsigned int ref = (trl >> 24) & 0xff;
+
+	return ref ? ref : trl & 0xff;
+}
+
 /*
  * The reference ratio the boot code must pick, as its design says: the
  * turbo limit with 4 cores active (on the Xeons' group layout, the first
@@ -104,16 +112,13 @@ static unsigned int trl_limit(unsigned int n)
  */
 static unsigned int reference(void)
 {
-	unsigned int base = (plat_info >> 8) & 0xff, ref;
-
 	if (misc_enable & MISC_ENABLE_TURBO_DISABLE)
-		return base;
+		return (plat_info >> 8) & 0xff;
 	if (dvfs_trl_xeon_groups(model))
 		return trl_limit(4);
 	if (group_layout())
 		return trl_limit(1);
-	ref = (trl >> 24) & 0xff;
-	return ref ? ref : trl & 0xff;
+	return by_cores_reference();
 }
 
 static int test_platform_msrs(void)
@@ -180,7 +185,7 @@ static int test_reference(void)
 	}
 	/* The control: the same MSRs read by cores, as a client part's */
 	if (group_layout() && !(misc_enable & MISC_ENABLE_TURBO_DISABLE)) {
-		unsigned int alt = (trl >> 24) & 0xff ? (trl >> 24) & 0xff : trl & 0xff;
+		unsigned int alt = by_cores_reference();
 
 		fi_info("read by cores, byte 3 would give %u: max_freq_ratio %llu\n",
 			alt, alt * 1024ULL / base);
