@@ -120,7 +120,7 @@ KABY_LAKE := max,vendor=GenuineIntel,family=6,model=158
 dvfs_WHAT   := emulated-DVFS boot
 dvfs_QEMU   := ACCEL=tcg CPU=$(KABY_LAKE) SMP=4
 dvfs_PARAMS := dvfs_emu=e5-2670v3 fi_wobbly_test
-dvfs_CASES  := dvfs_boot_test=4 dvfs_test=8 dvfs_pelt_test=3 dvfs_wobbly_test=1
+dvfs_CASES  := dvfs_boot_test=4 dvfs_test=8 dvfs_wobbly_test=1
 # A platform with a steep turbo curve: two busy cores are capped at 3000
 # MHz, 3/4 of the 1-core turbo (no shipped profile has the 2-core limit
 # below the 1-core one).
@@ -200,7 +200,7 @@ VMM_CPU := max,vendor=GenuineIntel,family=6,+aperfmperf,+ida
 vmm-skl_WHAT   := QEMU-platform Skylake boot
 vmm-skl_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=94,x-dvfs=$(subst $(comma),:,$(STEEP_PLATFORM)) SMP=2
 vmm-skl_PARAMS := fi_platform=$(subst $(comma),:,$(STEEP_PLATFORM))
-vmm-skl_CASES  := aperfmperf_test=5 intel_pstate_test=5
+vmm-skl_CASES  := aperfmperf_test=5 intel_pstate_test=5 dvfs_pelt_test=4
 vmm-skl_VMM    := project
 vmm-skx_WHAT   := QEMU-platform Skylake-X boot
 vmm-skx_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=85,x-dvfs=e5-2670v3 SMP=2

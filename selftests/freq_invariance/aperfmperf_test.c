@@ -82,27 +82,24 @@
 
 static struct fi_part boot;
 
-static unsigned int model;
-static uint64_t plat_info, trl, trl1, misc_enable;
+static struct dvfs_msrs msrs;	/* CPU 0's */
 static char gov_saved[2][64];
 
 static bool group_layout(void)
 {
-	return dvfs_trl_groups(model);
+	return dvfs_trl_groups(msrs.model);
 }
 
 /* The turbo limit with @n cores active, decoded as the SDM lays it out */
 static unsigned int trl_limit(unsigned int n)
 {
-	return dvfs_trl_limit(model, trl, trl1, n);
+	return dvfs_trl_limit(msrs.model, msrs.trl, msrs.trl1, n);
 }
 
 /* The 4-core limit read by cores (byte 3), the 1-core one where it is 0 */
 static unsigned int by_cores_reference(void)
 {
-	unsigned int ref = (trl >> 24) & 0xff;
-
-	return ref ? ref : trl & 0xff;
+	return dvfs_by_cores_reference(&msrs);
 }
 
 /*
@@ -112,24 +109,20 @@ static unsigned int by_cores_reference(void)
  */
 static unsigned int reference(void)
 {
-	if (misc_enable & MISC_ENABLE_TURBO_DISABLE)
-		return (plat_info >> 8) & 0xff;
-	if (dvfs_trl_xeon_groups(model))
-		return trl_limit(4);
-	if (group_layout())
-		return trl_limit(1);
-	return by_cores_reference();
+	if (msrs.misc_enable & MISC_ENABLE_TURBO_DISABLE)
+		return (msrs.plat_info >> 8) & 0xff;
+	return dvfs_turbo_reference(&msrs);
 }
 
 static int test_platform_msrs(void)
 {
-	unsigned int base = (plat_info >> 8) & 0xff, min = (plat_info >> 40) & 0xff;
+	unsigned int base = (msrs.plat_info >> 8) & 0xff, min = (msrs.plat_info >> 40) & 0xff;
 	unsigned int want[LEVELS], got[LEVELS] = {
 		trl_limit(1), trl_limit(2), trl_limit(4), trl_limit(8) };
 	int i, bad = 0;
 
 	unsigned int eax, ecx;
-	bool off = misc_enable & MISC_ENABLE_TURBO_DISABLE;
+	bool off = msrs.misc_enable & MISC_ENABLE_TURBO_DISABLE;
 
 	if (!boot.named) {
 		ksft_print_msg("no fi_platform= on the command line: %s\n",
@@ -147,7 +140,7 @@ static int test_platform_msrs(void)
 		bad = 1;
 	}
 	fi_info("PLATFORM_INFO 0x%llx: base %u, min %u; turbo 1/2/4/8 cores %u/%u/%u/%u (%s layout)\n",
-		(unsigned long long)plat_info, base, min, got[0], got[1], got[2], got[3],
+		(unsigned long long)msrs.plat_info, base, min, got[0], got[1], got[2], got[3],
 		group_layout() ? "group" : "core");
 	if (base != boot.base || min != boot.min) {
 		fi_err("base/min ratio %u/%u, the boot's part has %u/%u", base, min,
@@ -165,7 +158,7 @@ static int test_platform_msrs(void)
 
 static int test_reference(void)
 {
-	unsigned int base = (plat_info >> 8) & 0xff, ref = reference();
+	unsigned int base = (msrs.plat_info >> 8) & 0xff, ref = reference();
 	unsigned long long want = ref * 1024ULL / base;
 	uint64_t ratio;
 	char status[256];
@@ -177,14 +170,14 @@ static int test_reference(void)
 		return KSFT_FAIL;
 	}
 	fi_info("model %u, turbo %s: reference ratio %u over base %u: max_freq_ratio %llu; the kernel: %llu, status \"%s\"\n",
-		model, misc_enable & MISC_ENABLE_TURBO_DISABLE ? "disabled" : "enabled",
+		msrs.model, msrs.misc_enable & MISC_ENABLE_TURBO_DISABLE ? "disabled" : "enabled",
 		ref, base, want, (unsigned long long)ratio, status);
 	if (strncmp(status, "on", 2)) {
 		fi_err("status \"%s\", expected on", status);
 		return KSFT_FAIL;
 	}
 	/* The control: the same MSRs read by cores, as a client part's */
-	if (group_layout() && !(misc_enable & MISC_ENABLE_TURBO_DISABLE)) {
+	if (group_layout() && !(msrs.misc_enable & MISC_ENABLE_TURBO_DISABLE)) {
 		unsigned int alt = by_cores_reference();
 
 		fi_info("read by cores, byte 3 would give %u: max_freq_ratio %llu\n",
@@ -243,7 +236,7 @@ static void restore(void)
 
 static int measure(bool both, double *ratio, double *scale, double *c0_share0)
 {
-	unsigned int base = (plat_info >> 8) & 0xff;
+	unsigned int base = (msrs.plat_info >> 8) & 0xff;
 	uint64_t a0, m0, a1, m1, s, sum, z0, z1, t0, t1, b0, b1;
 	pid_t spin[2] = { fi_spawn_spinner(TEST_CPU), both ? fi_spawn_spinner(0) : 0 };
 	int i, n, tries, ret = -1;
@@ -298,7 +291,7 @@ out:
 
 static int test_busy_scale(void)
 {
-	unsigned int base = (plat_info >> 8) & 0xff, min = (plat_info >> 40) & 0xff;
+	unsigned int base = (msrs.plat_info >> 8) & 0xff, min = (msrs.plat_info >> 40) & 0xff;
 	unsigned int top = trl_limit(1) ? trl_limit(1) : base, ref = reference();
 	/*
 	 * At most the 2-core limit: the sampler's moments in C0 on CPU 0 must
@@ -306,7 +299,7 @@ static int test_busy_scale(void)
 	 */
 	unsigned int two = trl_limit(2) && trl_limit(2) < top ? trl_limit(2) : top;
 	unsigned int ratios[4] = { min, (min + base) / 2, base, two };
-	bool off = misc_enable & MISC_ENABLE_TURBO_DISABLE;
+	bool off = msrs.misc_enable & MISC_ENABLE_TURBO_DISABLE;
 	int i, bad = 0, told = 0;
 
 	if (take_policy(TEST_CPU)) {
@@ -352,8 +345,8 @@ static int test_busy_scale(void)
 
 static int test_turbo_cap(void)
 {
-	unsigned int top = boot.turbo[L1C], base = (plat_info >> 8) & 0xff;
-	bool off = misc_enable & MISC_ENABLE_TURBO_DISABLE;
+	unsigned int top = boot.turbo[L1C], base = (msrs.plat_info >> 8) & 0xff;
+	bool off = msrs.misc_enable & MISC_ENABLE_TURBO_DISABLE;
 	int bad = 0, n;
 
 	if (!boot.named) {
@@ -430,7 +423,7 @@ static int mperf_at(int cpu, uint64_t *m, uint64_t *t, uint64_t *bracket)
  */
 static int test_idle_mperf(void)
 {
-	unsigned int top = trl_limit(1) ? trl_limit(1) : (plat_info >> 8) & 0xff;
+	unsigned int top = trl_limit(1) ? trl_limit(1) : (msrs.plat_info >> 8) & 0xff;
 	uint64_t m0, m1, t0, t1, b0, b1;
 	double share[2];
 	int busy, tries;
@@ -507,17 +500,14 @@ int main(void)
 	const char *why;
 
 	ksft_print_header();
-	why = dvfs_intel_aperfmperf(&model);
+	why = dvfs_intel_aperfmperf(&msrs.model);
 	if (why)
 		ksft_exit_skip("%s\n", why);
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		ksft_exit_skip("needs two CPUs\n");
 	if (dvfs_fi_platform(&boot))
 		ksft_exit_fail_msg("fi_platform= on the command line is not a part\n");
-	if (dvfs_msr_read(0, MSR_PLATFORM_INFO, &plat_info) ||
-	    dvfs_msr_read(0, MSR_TURBO_RATIO_LIMIT, &trl) ||
-	    dvfs_msr_read(0, MSR_IA32_MISC_ENABLE, &misc_enable) ||
-	    (group_layout() && dvfs_msr_read(0, MSR_TURBO_RATIO_LIMIT1, &trl1)))
+	if (dvfs_read_msrs(0, &msrs))
 		ksft_exit_fail_msg("cannot read the MSRs through /dev/cpu/0/msr (%s)\n",
 				   "CONFIG_X86_MSR, root");
 	atexit(restore);

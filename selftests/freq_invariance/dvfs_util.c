@@ -31,6 +31,8 @@ static const struct platform profiles[] = {
 };
 
 struct platform plat;
+bool dvfs_arch;
+struct dvfs_msrs dvfs_msrs;
 
 /*
  * The platform dvfs_emu= on the kernel command line names, in plat: 0, 1
@@ -273,6 +275,64 @@ unsigned int dvfs_trl_limit(unsigned int model, uint64_t trl, uint64_t trl1, uns
 	return 0;
 }
 
+/* CPU @cpu's MSRs that decide the reference: 0, or -errno */
+int dvfs_read_msrs(int cpu, struct dvfs_msrs *m)
+{
+	char vendor[13];
+	unsigned int family;
+	int err;
+
+	if (dvfs_cpuid_ident(vendor, &family, &m->model))
+		return -ENODEV;
+	m->trl1 = 0;
+	err = dvfs_msr_read(cpu, MSR_PLATFORM_INFO, &m->plat_info);
+	err = err ? err : dvfs_msr_read(cpu, MSR_TURBO_RATIO_LIMIT, &m->trl);
+	err = err ? err : dvfs_msr_read(cpu, MSR_IA32_MISC_ENABLE, &m->misc_enable);
+	if (!err && dvfs_trl_groups(m->model))
+		err = dvfs_msr_read(cpu, MSR_TURBO_RATIO_LIMIT1, &m->trl1);
+	return err;
+}
+
+/* The 4-core limit read by cores (byte 3), the 1-core one where it is 0 */
+unsigned int dvfs_by_cores_reference(const struct dvfs_msrs *m)
+{
+	unsigned int ref = (m->trl >> 24) & 0xff;
+
+	return ref ? ref : m->trl & 0xff;
+}
+
+/*
+ * The turbo ratio the boot code must take as the reference, as its design
+ * says: the limit with 4 cores active (on the Xeons' group layout, the
+ * first group of 4 cores or more), the first group's on the Atoms that
+ * list them by groups; 0 where the MSR has none
+ */
+unsigned int dvfs_turbo_reference(const struct dvfs_msrs *m)
+{
+	if (dvfs_trl_xeon_groups(m->model))
+		return dvfs_trl_limit(m->model, m->trl, m->trl1, 4);
+	if (dvfs_trl_groups(m->model))
+		return dvfs_trl_limit(m->model, m->trl, m->trl1, 1);
+	return dvfs_by_cores_reference(m);
+}
+
+/*
+ * The max_freq_ratio the boot code must set: the reference over the base
+ * x 1024 (rounded down, as the kernel divides), 1024 with turbo disabled
+ * (IA32_MISC_ENABLE bit 38), 0 where base or reference reads 0 and it
+ * must refuse invariance
+ */
+unsigned int dvfs_max_freq_ratio(const struct dvfs_msrs *m)
+{
+	unsigned int base = (m->plat_info >> 8) & 0xff, ref = dvfs_turbo_reference(m);
+
+	if (!base || !ref)
+		return 0;
+	if (m->misc_enable & MISC_ENABLE_TURBO_DISABLE)
+		return 1024;
+	return ref * 1024 / base;
+}
+
 /* CPUID.06H's EAX and ECX: the CPU's own answer, not the kernel's flags */
 void dvfs_cpuid6(unsigned int *eax, unsigned int *ecx)
 {
@@ -442,16 +502,22 @@ pid_t dvfs_spawn_idle_spinner(int cpu)
 	return pid;
 }
 
-/* The platform's request for @cpu (debugfs) */
+/*
+ * The platform's request for @cpu: debugfs on dvfs_emu=, the userspace
+ * governor's setting on the architectural platform
+ */
 int dvfs_get_req(int cpu, unsigned int *mhz)
 {
 	char path[128];
 	uint64_t v;
 
-	snprintf(path, sizeof(path), EMU_DIR "/cpu%d/requested_mhz", cpu);
+	if (dvfs_arch)
+		snprintf(path, sizeof(path), CPUFREQ_DIR "/scaling_setspeed", cpu);
+	else
+		snprintf(path, sizeof(path), EMU_DIR "/cpu%d/requested_mhz", cpu);
 	if (fi_read_u64(path, &v))
 		return -1;
-	*mhz = v;
+	*mhz = dvfs_arch ? v / 1000 : v;
 	return 0;
 }
 
@@ -529,7 +595,8 @@ static void dvfs_give_back(void)
 
 /*
  * The @n CPUs in @cpus under the platform's cpufreq driver (dvfs-emu), or
- * intel_cpufreq over the emulated HWP, and the userspace governor, their
+ * intel_cpufreq over the emulated HWP (on the architectural platform, any
+ * driver), and the userspace governor, their
  * governors and requests restored at exit: NULL, or what is wrong.
  */
 const char *dvfs_take_cpus(const int *cpus, int n)
@@ -543,7 +610,7 @@ const char *dvfs_take_cpus(const int *cpus, int n)
 		char drv[32] = "none";
 
 		if (dvfs_cpufreq_read(cpus[i], "scaling_driver", drv, sizeof(drv)) ||
-		    (strcmp(drv, "dvfs-emu") && !dvfs_intel_cpufreq(cpus[i]))) {
+		    (!dvfs_arch && strcmp(drv, "dvfs-emu") && !dvfs_intel_cpufreq(cpus[i]))) {
 			snprintf(why, sizeof(why),
 				 "CPU %d: cpufreq driver \"%s\", not dvfs-emu (CONFIG_X86_DVFS_EMU_CPUFREQ=n?) nor intel_cpufreq over the emulated HWP",
 				 cpus[i], drv);
@@ -773,7 +840,7 @@ pid_t dvfs_start_fixed_work(const int *cpus, int n, int cpu, unsigned int period
 int dvfs_observe(int cpu, pid_t tid, unsigned int period_us, double settle_us,
 		 double window_us, double sample_us, struct dvfs_seen *seen)
 {
-	long long ran0, ran1, u;
+	long long ran0, ran1, sw0, sw1, u;
 	uint64_t t0, t1, fs;
 	double sum = 0, fsum = 0;
 	char path[128];
@@ -782,7 +849,8 @@ int dvfs_observe(int cpu, pid_t tid, unsigned int period_us, double settle_us,
 	snprintf(path, sizeof(path), FI_DEBUGFS "/cpu%d/freq_scale", cpu);
 	fi_sleep_us(settle_us);
 	t0 = fi_now_us();
-	if (fi_read_sched_ns(tid, "se.sum_exec_runtime", &ran0))
+	if (fi_read_sched_ns(tid, "se.sum_exec_runtime", &ran0) ||
+	    fi_read_sched_field(tid, "nr_voluntary_switches", &sw0))
 		return -1;
 	while (fi_now_us() < t0 + window_us) {
 		if (fi_read_sched_field(tid, "se.avg.util_avg", &u))
@@ -796,13 +864,68 @@ int dvfs_observe(int cpu, pid_t tid, unsigned int period_us, double settle_us,
 		n++;
 		fi_sleep_us(sample_us);
 	}
-	if (fi_read_sched_ns(tid, "se.sum_exec_runtime", &ran1))
+	if (fi_read_sched_ns(tid, "se.sum_exec_runtime", &ran1) ||
+	    fi_read_sched_field(tid, "nr_voluntary_switches", &sw1))
 		return -1;
 	t1 = fi_now_us();
+	seen->window_us = t1 - t0;
+	seen->sleeps = sw1 - sw0;
+	seen->duty = (ran1 - ran0) / 1000.0 / (t1 - t0);
 	seen->util = sum / n;
 	seen->scale = fsum / ((n + 7) / 8);
 	seen->ran_us = (ran1 - ran0) / 1000.0 / (t1 - t0) * period_us;
 	return 0;
+}
+
+/*
+ * The platform as CPU 0's MSRs give it (dvfs_msrs), in plat: MHz as
+ * ratios x 100 (the bus clock of every part with these MSRs); a turbo
+ * limit the MSRs do not give, or turbo disabled, is the base
+ */
+static void dvfs_platform_from_msrs(void)
+{
+	const struct dvfs_msrs *m = &dvfs_msrs;
+	static const unsigned int cores[LEVELS] = { 1, 2, 4, 8 };
+	bool off = m->misc_enable & MISC_ENABLE_TURBO_DISABLE;
+	int i;
+
+	plat.name = "the MSRs";
+	plat.min = ((m->plat_info >> 40) & 0xff) * 100;
+	plat.base = ((m->plat_info >> 8) & 0xff) * 100;
+	for (i = 0; i < LEVELS; i++) {
+		plat.turbo[i] = dvfs_trl_limit(m->model, m->trl, m->trl1, cores[i]) * 100;
+		if (off || plat.turbo[i] < plat.base)
+			plat.turbo[i] = plat.base;
+	}
+}
+
+/*
+ * A test's start on either platform: dvfs_emu= (as dvfs_begin()), or,
+ * without it, the architectural one (dvfs_arch): an Intel CPU whose CPUID
+ * has APERF/MPERF, its part read from the MSRs (dvfs_msrs, plat), as on
+ * QEMU's platform (x-dvfs) or hardware. Skips, saying why, on neither.
+ */
+void dvfs_begin_arch(void)
+{
+	const char *why;
+	unsigned int model;
+
+	if (dvfs_platform_from_cmdline() <= 0) {
+		dvfs_begin();
+		return;
+	}
+	ksft_print_header();
+	why = dvfs_intel_aperfmperf(&model);
+	if (why)
+		ksft_exit_skip("no dvfs_emu=, and %s\n", why);
+	if (dvfs_read_msrs(0, &dvfs_msrs))
+		ksft_exit_fail_msg("cannot read the MSRs through /dev/cpu/0/msr (%s)\n",
+				   "CONFIG_X86_MSR, root");
+	dvfs_platform_from_msrs();
+	if (!plat.min || !plat.base)
+		ksft_exit_fail_msg("MSR_PLATFORM_INFO 0x%llx: no base or minimum ratio\n",
+				   (unsigned long long)dvfs_msrs.plat_info);
+	dvfs_arch = true;
 }
 
 /*

@@ -41,6 +41,16 @@ struct platform {
 
 extern struct platform plat;
 
+/* The MSRs that decide the turbo reference, as CPU 0 reads them */
+struct dvfs_msrs {
+	unsigned int model;
+	uint64_t plat_info, trl, trl1, misc_enable;
+};
+
+/* The platform is the architectural one (dvfs_begin_arch()), its MSRs */
+extern bool dvfs_arch;
+extern struct dvfs_msrs dvfs_msrs;
+
 /* The part fi_platform= names (QEMU's platform), in ratios */
 struct fi_part {
 	bool named, turbo_off;
@@ -54,6 +64,7 @@ int dvfs_platform_from_cmdline(void);
 bool dvfs_cmdline_has(const char *word);
 int dvfs_booted(const char **why);
 void dvfs_begin(void);
+void dvfs_begin_arch(void);
 const char *dvfs_take_cpus(const int *cpus, int n);
 int dvfs_setup_cpus(int *cpus, int max, bool pin, const char **why);
 bool dvfs_reference_refused(int *err);
@@ -86,6 +97,10 @@ const char *dvfs_intel_aperfmperf(unsigned int *model);
 bool dvfs_trl_xeon_groups(unsigned int model);
 bool dvfs_trl_groups(unsigned int model);
 unsigned int dvfs_trl_limit(unsigned int model, uint64_t trl, uint64_t trl1, unsigned int n);
+int dvfs_read_msrs(int cpu, struct dvfs_msrs *m);
+unsigned int dvfs_by_cores_reference(const struct dvfs_msrs *m);
+unsigned int dvfs_turbo_reference(const struct dvfs_msrs *m);
+unsigned int dvfs_max_freq_ratio(const struct dvfs_msrs *m);
 int dvfs_settled_scale(int cpu, unsigned int mhz, double lo, double hi, int reads,
 		       uint64_t *scale);
 void dvfs_work(unsigned long n);
@@ -100,6 +115,9 @@ struct dvfs_seen {
 	double util;		/* mean util_avg */
 	double ran_us;		/* running time per period */
 	double scale;		/* mean freq_scale of the CPU */
+	double duty;		/* running time over the window's */
+	double window_us;	/* the window */
+	long long sleeps;	/* its voluntary switches in the window */
 };
 
 int dvfs_observe(int cpu, pid_t tid, unsigned int period_us, double settle_us,
