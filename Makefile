@@ -90,7 +90,7 @@ KUNIT_SUITES := intel_pstate_hwp_boost x86_dvfs_emu
 # (the main boot's, test). make boots-table prints them as
 # docs/platform.md's table, which a host test (tests/run) holds to this
 # list.
-TEST_BOOTS := main dvfs notrl skx glm e3 turbo-off hwp hwp-passive slowdown \
+TEST_BOOTS := main dvfs notrl skx glm e3 turbo-off hwp-passive slowdown \
 	      vmm-skl vmm-skx vmm-icx vmm-glm vmm-turbo-off vmm-active vmm-hwp \
 	      vmm-hwp-passive vmm-icount vmm-slowdown-off vmm-stock
 # The plain guest (-cpu max): the kselftests and the KUnit suites. No
@@ -114,13 +114,11 @@ main_SKIP_WHY := aperfmperf_test=not.an.Intel.CPU intel_pstate_test=not.an.Intel
 # and none may skip.
 KABY_LAKE := max,vendor=GenuineIntel,family=6,model=158
 # Four CPUs, so that the turbo limits of 1, 2 and 4 active cores are
-# seen, on the part the x86 invariance commit measured. dvfs_wobbly_test
-# runs last: it turns invariance off until reboot (only with
-# fi_wobbly_test on the command line).
+# seen, on the part the x86 invariance commit measured.
 dvfs_WHAT   := emulated-DVFS boot
 dvfs_QEMU   := ACCEL=tcg CPU=$(KABY_LAKE) SMP=4
-dvfs_PARAMS := dvfs_emu=e5-2670v3 fi_wobbly_test
-dvfs_CASES  := dvfs_boot_test=4 dvfs_test=8 dvfs_wobbly_test=1
+dvfs_PARAMS := dvfs_emu=e5-2670v3
+dvfs_CASES  := dvfs_boot_test=4 dvfs_test=8
 # A platform with a steep turbo curve: two busy cores are capped at 3000
 # MHz, 3/4 of the 1-core turbo (no shipped profile has the 2-core limit
 # below the 1-core one).
@@ -164,17 +162,10 @@ turbo-off_WHAT   := emulated-DVFS boot with turbo disabled
 turbo-off_QEMU   := ACCEL=tcg CPU=$(KABY_LAKE) SMP=2
 turbo-off_PARAMS := dvfs_emu=e5-2670v3 dvfs_emu_turbo_disabled
 turbo-off_CASES  := dvfs_boot_test=4
-# The platform with HWP (dvfs_emu_hwp): intel_pstate loads in active mode
-# with HWP (its HWP support matches any family 6 part) and the platform's
-# own cpufreq driver does not register, so that hwp_boost_test runs, on
-# the emulated request, instead of skipping.
-hwp_WHAT   := emulated-DVFS boot with HWP
-hwp_QEMU   := ACCEL=tcg CPU=$(KABY_LAKE) SMP=2
-hwp_PARAMS := dvfs_emu=e5-2670v3 dvfs_emu_hwp
-hwp_CASES  := hwp_boost_test=6
-# The same in passive mode (intel_cpufreq, schedutil through adjust_perf
-# to HWP's desired ratio): schedutil's fixed point as with the platform's
-# own driver.
+# The platform with HWP (dvfs_emu_hwp) in passive mode (intel_cpufreq,
+# schedutil through adjust_perf to HWP's desired ratio): schedutil's fixed
+# point as with the platform's own driver. (hwp_boost_test runs on QEMU's
+# HWP: vmm-hwp.)
 hwp-passive_WHAT   := emulated-DVFS boot with HWP in passive mode
 hwp-passive_QEMU   := ACCEL=tcg CPU=$(KABY_LAKE) SMP=2
 hwp-passive_PARAMS := dvfs_emu=e5-2670v3 dvfs_emu_hwp intel_pstate=passive
@@ -195,12 +186,15 @@ slowdown_CASES  := dvfs_slowdown_test=1
 # boot names (fi_platform=, which only the tests read). Skylake (94):
 # intel_pstate drives it without HWP (passive mode), on the steep part
 # (its 1-core and 2-core limits differ, unlike the named parts'); the
-# other parts and turbo disabled as on the in-guest platform.
+# other parts and turbo disabled as on the in-guest platform. The Skylake
+# boot also runs dvfs_pelt_test, and dvfs_wobbly_test last: it turns
+# invariance off until reboot (only with fi_wobbly_test on the command
+# line).
 VMM_CPU := max,vendor=GenuineIntel,family=6,+aperfmperf,+ida
 vmm-skl_WHAT   := QEMU-platform Skylake boot
 vmm-skl_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=94,x-dvfs=$(subst $(comma),:,$(STEEP_PLATFORM)) SMP=2
-vmm-skl_PARAMS := fi_platform=$(subst $(comma),:,$(STEEP_PLATFORM))
-vmm-skl_CASES  := aperfmperf_test=5 intel_pstate_test=5 dvfs_pelt_test=4
+vmm-skl_PARAMS := fi_platform=$(subst $(comma),:,$(STEEP_PLATFORM)) fi_wobbly_test
+vmm-skl_CASES  := aperfmperf_test=5 intel_pstate_test=5 dvfs_pelt_test=4 dvfs_wobbly_test=1
 vmm-skl_VMM    := project
 vmm-skx_WHAT   := QEMU-platform Skylake-X boot
 vmm-skx_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=85,x-dvfs=e5-2670v3 SMP=2
@@ -302,9 +296,9 @@ RUN_DVFS_BOOT := ACCEL=tcg CPU=$(KABY_LAKE) SMP=2 \
 		 APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3)"
 RUN_NOTRL_BOOT := ACCEL=tcg CPU=$(KABY_LAKE) SMP=2 \
 		  APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 dvfs_emu_no_turbo_ratios)"
-# make run's fourth boot (qemu/show-hwp): the platform with HWP, intel_pstate
-# in active mode, hwp_dynamic_boost off and on
-RUN_HWP_BOOT := $(call boot-env,hwp)
+# make run's fourth boot (qemu/show-hwp): QEMU's platform with HWP,
+# intel_pstate in active mode, hwp_dynamic_boost off and on
+RUN_HWP_BOOT := $(call boot-env,vmm-hwp)
 # make run's fifth boot (qemu/show-vmm): QEMU's platform with HWP, then QEMU's
 # own view of it (info dvfs, written once the guest powers off)
 RUN_VMM_BOOT := $(call boot-env,vmm-hwp)
@@ -570,7 +564,7 @@ run: deps all qemu
 		"$$(cat $(BUILD)/rootfs.path)" -- qemu/show-dvfs sugov
 	@echo; scripts/sugov-report $(RESULTS)/run-dvfs/sugov.log \
 		$(RESULTS)/run-notrl/sugov.log $(RESULTS)/run-sugov
-	@echo; echo "make run: the platform with HWP, under intel_pstate ($(RUN_HWP_BOOT))"
+	@echo; echo "make run: QEMU's DVFS platform with HWP, under intel_pstate: hwp_dynamic_boost ($(RUN_HWP_BOOT))"
 	@$(RUN_HWP_BOOT) $(GUEST) -o $(RESULTS)/run-hwp $(KERNEL) \
 		"$$(cat $(BUILD)/rootfs.path)" -- qemu/show-hwp
 	@echo; echo "make run: QEMU's DVFS platform with HWP, the kernel unmodified ($(RUN_VMM_BOOT))"

@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The "went wobbly" disable of x86 frequency invariance, on the emulated
- * DVFS platform: when a tick finds an APERF delta too large to scale
+ * The "went wobbly" disable of x86 frequency invariance, on a platform
+ * with APERF/MPERF (QEMU's x-dvfs, hardware, or the emulated DVFS
+ * platform of dvfs_emu=): when a tick finds an APERF delta too large to scale
  * (scale_freq_tick(): "APERF delta overflow"), the unmodified code turns
  * invariance off for good. A write to APERF (through /dev/cpu/N/msr, as
  * on hardware: the counters are writable) makes the next tick's delta
  * 2^62; then status says why invariance is off, every CPU's freq_scale is
  * 1024 even while busy below the base, and the debug knobs refuse
  * (max_freq_ratio_reference: -ENODEV, a new freq_scale_override:
- * -EBUSY).
+ * -EBUSY). The same busy CPU's freq_scale before the write must be below
+ * 1024 (the inline control: else 1024 after it tells nothing).
  *
  * Invariance stays off until the next boot: the test runs only in a boot
  * with fi_wobbly_test on the kernel command line (the last test of make
- * test's emulated-DVFS boot), and skips elsewhere, as expected.
+ * test's QEMU-platform Skylake boot), and skips elsewhere, as expected.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -62,6 +64,15 @@ static int test_wobbly(void)
 	pid = fi_spawn_spinner(test_cpu);
 	if (pid < 0 || dvfs_set_req(test_cpu, plat.min))
 		goto fail;
+	fi_sleep_us(20000);
+	snprintf(path, sizeof(path), FI_DEBUGFS "/cpu%d/freq_scale", test_cpu);
+	if (fi_read_u64(path, &scale) || scale >= 1024) {
+		fi_err("CPU %d busy at %u MHz before the write: freq_scale %llu, want below 1024",
+		       test_cpu, plat.min, (unsigned long long)scale);
+		goto fail;
+	}
+	fi_info("CPU %d busy at %u MHz before the write: freq_scale %llu\n", test_cpu, plat.min,
+		(unsigned long long)scale);
 	/* The next tick's APERF delta: 2^62, which scale_freq_tick() cannot shift */
 	if (msr_access(test_cpu, &aperf, false))
 		goto fail;
@@ -125,7 +136,7 @@ int main(void)
 {
 	const char *why;
 
-	dvfs_begin();
+	dvfs_begin_arch();
 	if (!dvfs_cmdline_has("fi_wobbly_test"))
 		ksft_exit_skip("%s\n",
 			       "turns invariance off until reboot: only in a boot with fi_wobbly_test on the command line");
