@@ -91,7 +91,7 @@ KUNIT_SUITES := intel_pstate_hwp_boost x86_dvfs_emu
 # docs/platform.md's table, which a host test (tests/run) holds to this
 # list.
 TEST_BOOTS := main dvfs notrl skx glm e3 turbo-off hwp-passive slowdown \
-	      vmm-skl vmm-skx vmm-icx vmm-glm vmm-turbo-off vmm-active vmm-hwp \
+	      vmm-skl vmm-notrl vmm-skx vmm-icx vmm-glm vmm-turbo-off vmm-active vmm-hwp \
 	      vmm-hwp-passive vmm-icount vmm-slowdown-off vmm-stock
 # The plain guest (-cpu max): the kselftests and the KUnit suites. No
 # DVFS there: hwp_boost_test needs HWP (the hwp boot gives it), the
@@ -125,14 +125,14 @@ dvfs_CASES  := dvfs_boot_test=4 dvfs_test=8
 STEEP_PLATFORM := 1200,2300,4000,3000,2800,2600
 comma := ,
 # That platform with MSR_TURBO_RATIO_LIMIT reading 0: the boot code
-# refuses invariance, a state only a boot gives. dvfs_pelt_test checks the
-# refusal and that util_avg then follows the running time unscaled;
-# dvfs_schedutil_test schedutil's loop without invariance, whose runaway
-# needs a 2-core turbo limit below the top of the table.
+# refuses invariance, a state only a boot gives. dvfs_schedutil_test
+# checks schedutil's loop without invariance, whose runaway needs a 2-core
+# turbo limit below the top of the table (dvfs_pelt_test checks the
+# refusal on QEMU's platform: vmm-notrl).
 notrl_WHAT   := emulated-DVFS boot without turbo ratios
 notrl_QEMU   := ACCEL=tcg CPU=$(KABY_LAKE) SMP=2
 notrl_PARAMS := dvfs_emu=$(STEEP_PLATFORM) dvfs_emu_no_turbo_ratios
-notrl_CASES  := dvfs_pelt_test=4 dvfs_schedutil_test=1
+notrl_CASES  := dvfs_schedutil_test=1
 # The turbo reference the boot code picks depends on the part and on the
 # firmware's turbo setting: a boot for each (dvfs_boot_test). Skylake-X
 # and Goldmont list their turbo limits by groups of cores; without HWP
@@ -205,6 +205,15 @@ vmm-skx_VMM    := project
 # code must read them so (the sched posting's first patch), the steep part
 # telling the first group of 4 cores (2800 MHz) from the fourth group,
 # all 8 cores (2600), which a reading by cores takes for the 4-core limit.
+# The steep part with its turbo ratio limits hidden (they read 0, the
+# limits still apply): the boot code refuses invariance, a state only a
+# boot gives. dvfs_pelt_test checks the refusal and that util_avg then
+# follows the running time unscaled.
+vmm-notrl_WHAT   := QEMU-platform boot without turbo ratios
+vmm-notrl_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=94,x-dvfs=$(subst $(comma),:,$(STEEP_PLATFORM)),x-dvfs-trl-hidden=on SMP=2
+vmm-notrl_PARAMS := fi_platform=$(subst $(comma),:,$(STEEP_PLATFORM))
+vmm-notrl_CASES  := dvfs_pelt_test=5
+vmm-notrl_VMM    := project
 vmm-icx_WHAT   := QEMU-platform Ice Lake-X boot
 vmm-icx_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=106,x-dvfs=$(subst $(comma),:,$(STEEP_PLATFORM)) SMP=2
 vmm-icx_PARAMS := fi_platform=$(subst $(comma),:,$(STEEP_PLATFORM))

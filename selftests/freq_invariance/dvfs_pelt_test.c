@@ -488,10 +488,9 @@ int main(void)
 	if (dvfs_arch) {
 		ratio = dvfs_max_freq_ratio(&dvfs_msrs);
 		withheld = !ratio;
-		fi_info("model %u, from its MSRs: min %u, base %u, 1-core turbo %u MHz; max_freq_ratio %s %llu\n",
+		fi_info("model %u, from its MSRs: min %u, base %u, 1-core turbo %u MHz; max_freq_ratio %s\n",
 			dvfs_msrs.model, plat.min, plat.base, plat.turbo[L1C],
-			withheld ? "none (invariance refused), the control's" : "by the design",
-			withheld ? 0ULL : (unsigned long long)ratio);
+			withheld ? "none: the boot code must refuse invariance" : "by the design:");
 	} else {
 		withheld = dvfs_cmdline_has("dvfs_emu_no_turbo_ratios");
 	}
@@ -512,6 +511,8 @@ int main(void)
 	/* Without a reference, the other hypothesis's: as the platform would give */
 	if (!ratio)
 		ratio = plat.turbo[L4C] * 1024ULL / plat.base;
+	fi_info("max_freq_ratio %llu (%s)\n", (unsigned long long)ratio,
+		withheld ? "the control's" : dvfs_arch ? "the design's for this part" : "the kernel's");
 	/*
 	 * The refusal is checked only where it must happen; stress-ng drives
 	 * the architectural platform (dvfs_emu='s slowdown in the tick breaks
