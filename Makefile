@@ -210,7 +210,7 @@ vmm-skx_VMM    := project
 # boot gives. dvfs_pelt_test checks the refusal and that util_avg then
 # follows the running time unscaled.
 vmm-notrl_WHAT   := QEMU-platform boot without turbo ratios
-vmm-notrl_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=94,x-dvfs=$(subst $(comma),:,$(STEEP_PLATFORM)),x-dvfs-trl-hidden=on SMP=2
+vmm-notrl_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=94,x-dvfs=$(subst $(comma),:,$(STEEP_PLATFORM)),x-dvfs-turbo-ratios-hidden=on SMP=2
 vmm-notrl_PARAMS := fi_platform=$(subst $(comma),:,$(STEEP_PLATFORM))
 vmm-notrl_CASES  := dvfs_pelt_test=5
 vmm-notrl_VMM    := project

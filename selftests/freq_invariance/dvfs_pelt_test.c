@@ -23,8 +23,12 @@
  *                    f_ref / f above it (the scale clips)
  *   invariance off:  scale = 1; util grows as the task runs longer
  *
- * The same data judged against the other hypothesis must miss those bars
- * (the inline control), in every case.
+ * The inline controls, in every case: the same data judged against the
+ * other hypothesis (and, with invariance, against the 1-core turbo as
+ * f_ref) at the frequencies where its scale differs from the expected by
+ * more than 6% of 1024, at least two, must miss those bars. A reference
+ * one turbo step off is within them: the reference itself is
+ * aperfmperf_test's (freq_scale within 1% of the formula).
  *
  * The observed pattern, not a wall-clock assumption: under multi-threaded
  * TCG a vCPU's speed follows the host's load. The sampler runs on another
@@ -39,8 +43,9 @@
  * does less work as f drops, and its util_avg is the model's for the
  * running time it is seen to have at the same scale, at 4 frequencies,
  * within the same bars. On the architectural platform stress-ng drives
- * such duty cycles too (--cpu-load, at 2 loads and 3 frequencies), judged
- * alike; where stress-ng is not installed, that case says so and skips.
+ * such duty cycles too (--cpu-load, at 2 loads and 3 frequencies: the
+ * lowest, one between it and f_ref, the top), judged alike; where
+ * stress-ng is not installed, that case says so and skips.
  *
  * The second expectation is for a boot whose turbo ratios read 0
  * (dvfs_emu_no_turbo_ratios), where the boot code must refuse invariance
@@ -84,8 +89,6 @@
 #define SAMPLE_US	23000
 
 static int cpus[64], nr_cpus, test_cpu;
-static bool invariant;			/* what the kernel should do */
-static uint64_t ratio;			/* max_freq_ratio, when invariant */
 static pid_t task = -1;
 
 static void stop_task(void)
@@ -94,45 +97,102 @@ static void stop_task(void)
 	task = -1;
 }
 
-/* The scale at @mhz, x 1024, with invariance on @inv, at ratio's reference */
-static double scale_if(bool inv, unsigned int mhz)
+/*
+ * A hypothesis: invariance off (scale 1), or on with the reference
+ * max_freq_ratio @ratio
+ */
+struct hyp {
+	const char *name;
+	bool inv;
+	uint64_t ratio;
+};
+
+static struct hyp want;		/* what the kernel should do */
+static struct hyp ctl[2];	/* the inline controls: each must miss */
+static int nr_ctl;
+
+/* The scale at @mhz, x 1024, under @h */
+static double scale_of(const struct hyp *h, unsigned int mhz)
 {
 	double s;
 
-	if (!inv)
+	if (!h->inv)
 		return 1024;
-	s = (double)mhz / plat.base * 1024 * 1024 / ratio;
+	s = (double)mhz / plat.base * 1024 * 1024 / h->ratio;
 	return s > 1024 ? 1024 : s;
 }
 
 /* The scale the kernel should apply to a CPU at @mhz, x 1024 */
 static double want_scale(unsigned int mhz)
 {
-	return scale_if(invariant, mhz);
+	return scale_of(&want, mhz);
 }
+
+/*
+ * A frequency tells a control from the expectation where their scales
+ * differ by more than 6% of 1024: twice the worst bar, so that data
+ * within it cannot fit both
+ */
+#define TELLS	(0.06 * 1024)
+
+/* What at_frequencies() keeps of a control */
+struct ctl_fit {
+	int n;			/* frequencies that tell */
+	double sum, worst;	/* its |error| there */
+};
+
+/*
+ * Whether control @c, judged at the @fit->n frequencies that tell it from
+ * the expectation, missed the bars the expectation met; said why if not.
+ * Frequencies chosen by hand (DVFS_PELT_FREQS) may tell nothing: then it
+ * is only reported.
+ */
+static bool control_missed(const struct hyp *c, const struct ctl_fit *fit, bool by_hand)
+{
+	if (fit->n < 2) {
+		if (by_hand) {
+			fi_info("the control %s: %d frequencies tell it, not judged\n", c->name,
+				fit->n);
+			return true;
+		}
+		fi_err("only %d frequencies tell the control %s from the expectation, want 2",
+		       fit->n, c->name);
+		return false;
+	}
+	fi_info("the control %s at the %d frequencies that tell it: off by %.1f on average, %.1f at worst\n",
+		c->name, fit->n, fit->sum / fit->n, fit->worst);
+	if (fit->sum / fit->n <= 0.01 * 1024 && fit->worst <= 0.03 * 1024) {
+		fi_err("the control %s fits too: the data do not tell it from the expectation",
+		       c->name);
+		return false;
+	}
+	return true;
+}
+
+static unsigned int env_f[16], env_n;	/* DVFS_PELT_FREQS */
 
 /*
  * The task @tid at each of the @n frequencies @f: the mean of its util_avg
  * against the model's for its observed running time per period at the
  * scale the kernel should apply, within 3% of 1024 each and 1% on average.
  * The period is @period_us, or with 0 the window over the task's sleeps
- * in it (a duty cycle the test does not time itself). The inline control:
- * the same data against the other hypothesis (scale 1024 with invariance,
- * min(f / f_ref, 1) without) must miss the same bars, or the frequencies
- * cannot tell the two apart.
+ * in it (a duty cycle the test does not time itself). The inline
+ * controls: the same data against each other hypothesis, at the
+ * frequencies that tell it from the expectation, must miss the same bars.
  */
 static int at_frequencies(pid_t tid, const unsigned int *f, int n, double period_us)
 {
-	double err_sum = 0, worst = 0, ctl_sum = 0, ctl_worst = 0;
-	int ret = KSFT_PASS, i;
+	struct ctl_fit fit[ARRAY_SIZE(ctl)] = { 0 };
+	double err_sum = 0, worst = 0;
+	int ret = KSFT_PASS, i, c;
 
-	fi_info("expectation: %s; the control: %s\n",
-		invariant ? "invariant, scale min(f / f_ref, 1)" : "not invariant, scale 1",
-		invariant ? "scale 1" : "scale min(f / f_ref, 1)");
-	fi_info("   MHz  scale (seen)  period_us  ran_us  util_avg  model  error  control\n");
+	fi_info("expectation: %s; the controls: %s%s%s\n", want.name, ctl[0].name,
+		nr_ctl > 1 ? ", " : "", nr_ctl > 1 ? ctl[1].name : "");
+	fi_info("   MHz  scale (seen)  period_us  ran_us  util_avg  model  error  controls\n");
 	for (i = 0; i < n; i++) {
 		struct pelt_cfg cfg = { .mode = PELT_TIME_SCALING };
-		double scale = want_scale(f[i]), util, ran, model, err, period, ctl;
+		double scale = want_scale(f[i]), util, ran, model, err, period;
+		char ctls[64] = "";
 		struct dvfs_seen seen;
 
 		cfg.scale = lround(scale);
@@ -163,29 +223,37 @@ static int at_frequencies(pid_t tid, const unsigned int *f, int n, double period
 		err = util - model;
 		err_sum += fabs(err);
 		worst = fmax(worst, fabs(err));
-		cfg.scale = lround(scale_if(!invariant, f[i]));
-		ctl = util - pelt_periodic(&cfg, period, ran, MODEL_SETTLE_US).seen;
-		ctl_sum += fabs(ctl);
-		ctl_worst = fmax(ctl_worst, fabs(ctl));
-		fi_info("%6u %6.1f %6.1f %10.0f %7.0f %9.1f %6.1f %+6.1f %+8.1f\n", f[i], scale,
-			seen.scale, period, ran, util, model, err, ctl);
+		for (c = 0; c < nr_ctl; c++) {
+			double cs = scale_of(&ctl[c], f[i]), e;
+			size_t len = strlen(ctls);
+
+			if (fabs(cs - scale) <= TELLS) {
+				snprintf(ctls + len, sizeof(ctls) - len, " %8s", "-");
+				continue;
+			}
+			cfg.scale = lround(cs);
+			e = util - pelt_periodic(&cfg, period, ran, MODEL_SETTLE_US).seen;
+			fit[c].n++;
+			fit[c].sum += fabs(e);
+			fit[c].worst = fmax(fit[c].worst, fabs(e));
+			snprintf(ctls + len, sizeof(ctls) - len, " %+8.1f", e);
+		}
+		fi_info("%6u %6.1f %6.1f %10.0f %7.0f %9.1f %6.1f %+6.1f%s\n", f[i], scale,
+			seen.scale, period, ran, util, model, err, ctls);
 		if (fabs(err) > 0.03 * 1024) {
 			fi_err("%u MHz: util_avg %.1f, the model's %.1f for %.0f us of %.0f at scale %.1f, want +- 3%% of 1024",
 			       f[i], util, model, ran, period, scale);
 			ret = KSFT_FAIL;
 		}
 	}
-	fi_info("off the model by %.1f on average, %.1f at worst; the control by %.1f, %.1f\n",
-		err_sum / n, worst, ctl_sum / n, ctl_worst);
+	fi_info("off the model by %.1f on average, %.1f at worst\n", err_sum / n, worst);
 	if (err_sum / n > 0.01 * 1024) {
 		fi_err("util_avg off the model by %.1f on average, want 1%% of 1024", err_sum / n);
 		ret = KSFT_FAIL;
 	}
-	if (ctl_sum / n <= 0.01 * 1024 && ctl_worst <= 0.03 * 1024) {
-		fi_err("the control fits too (%.1f on average, %.1f at worst): these frequencies do not tell %s",
-		       ctl_sum / n, ctl_worst, "invariance from its absence");
-		ret = KSFT_FAIL;
-	}
+	for (c = 0; c < nr_ctl; c++)
+		if (!control_missed(&ctl[c], &fit[c], env_n))
+			ret = KSFT_FAIL;
 	return ret;
 }
 
@@ -200,8 +268,6 @@ static void frequencies(unsigned int *f, int n)
 	for (i = 0; i < n; i++)
 		f[i] = (lo + (f1c - lo) * i / (n - 1)) / 100 * 100;
 }
-
-static unsigned int env_f[16], env_n;	/* DVFS_PELT_FREQS */
 
 /* A periodic task, its work fixed: it runs longer as f drops */
 static int test_periodic(void)
@@ -261,32 +327,38 @@ static int test_timed(void)
  */
 static int test_saturated(void)
 {
-	double scale = want_scale(plat.min), want, got, tol, ctl;
+	double scale = want_scale(plat.min), model, got, tol;
 	struct fi_saturation r;
+	int c;
 
 	if (dvfs_set_req(test_cpu, plat.min) ||
 	    fi_saturate(test_cpu, 1000000 * fmax(1, 512 / scale), &r)) {
 		fi_err("cannot run a spinner on CPU %d at %u MHz", test_cpu, plat.min);
 		return KSFT_FAIL;
 	}
-	want = (1 - scale / 1024) * r.ran_ns / 1e6;
-	ctl = (1 - scale_if(!invariant, plat.min) / 1024) * r.ran_ns / 1e6;
+	model = (1 - scale / 1024) * r.ran_ns / 1e6;
 	got = r.lost_ns / 1e6;
-	tol = 0.05 * want + 10;
-	fi_info("%u MHz (scale %.1f), always running %.0f ms: util_avg %lld, lost_idle_time +%.1f ms (model %.1f +- %.1f; the control %.1f)\n",
-		plat.min, scale, r.ran_ns / 1e6, r.util, got, want, tol, ctl);
-	if (fabs(got - ctl) <= 0.05 * ctl + 10) {
-		fi_err("lost_idle_time +%.1f ms fits the control's %.1f too: %u MHz cannot tell the two",
-		       got, ctl, plat.min);
-		return KSFT_FAIL;
+	tol = 0.05 * model + 10;
+	fi_info("%u MHz (scale %.1f), always running %.0f ms: util_avg %lld, lost_idle_time +%.1f ms (model %.1f +- %.1f)\n",
+		plat.min, scale, r.ran_ns / 1e6, r.util, got, model, tol);
+	/* The inline controls: each hypothesis's lost time must miss */
+	for (c = 0; c < nr_ctl; c++) {
+		double cm = (1 - scale_of(&ctl[c], plat.min) / 1024) * r.ran_ns / 1e6;
+
+		fi_info("the control %s: %.1f ms\n", ctl[c].name, cm);
+		if (fabs(got - cm) <= 0.05 * cm + 10) {
+			fi_err("lost_idle_time +%.1f ms fits the control %s (%.1f ms) too",
+			       got, ctl[c].name, cm);
+			return KSFT_FAIL;
+		}
 	}
 	if (r.util < 0.95 * 1024) {
 		fi_err("util_avg %lld, want >= 95%% of 1024: an always-running task reaches the top at any scale",
 		       r.util);
 		return KSFT_FAIL;
 	}
-	if (fabs(got - want) > tol) {
-		fi_err("lost_idle_time +%.1f ms, want +%.1f +- %.1f ms", got, want, tol);
+	if (fabs(got - model) > tol) {
+		fi_err("lost_idle_time +%.1f ms, want +%.1f +- %.1f ms", got, model, tol);
 		return KSFT_FAIL;
 	}
 	return KSFT_PASS;
@@ -318,13 +390,18 @@ static bool in_path(const char *prog)
 	return false;
 }
 
-/* The child of @parent (its pid), waiting up to 5 s for it; -1 if none */
-static pid_t child_of(pid_t parent)
+/*
+ * The stress-ng worker (comm stress-ng-cpu) whose parent is @parent,
+ * waiting up to 5 s for it; -1 if none. /proc/N/stat is opened afresh
+ * each time, not kept (fi_fopen_read()'s slots are the sampler's).
+ */
+static pid_t worker_of(pid_t parent)
 {
 	char path[300], buf[512], *p;
 	int tries, ppid;
 	struct dirent *d;
 	DIR *dir;
+	FILE *f;
 
 	for (tries = 0; tries < 100; tries++) {
 		dir = opendir("/proc");
@@ -332,10 +409,13 @@ static pid_t child_of(pid_t parent)
 			if (d->d_name[0] < '1' || d->d_name[0] > '9')
 				continue;
 			snprintf(path, sizeof(path), "/proc/%s/stat", d->d_name);
-			if (fi_read_line(path, buf, sizeof(buf)))
+			f = fopen(path, "r");
+			if (!f)
 				continue;
-			p = strrchr(buf, ')');
-			if (p && sscanf(p + 1, " %*c %d", &ppid) == 1 && ppid == parent) {
+			p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+			fclose(f);
+			if (p && strstr(buf, "(stress-ng-cpu)") &&
+			    sscanf(p + 1, " %*c %d", &ppid) == 1 && ppid == parent) {
 				pid_t pid = atoi(d->d_name);
 
 				closedir(dir);
@@ -368,7 +448,7 @@ static void stop_sng(void)
 static int test_stress_ng(void)
 {
 	static const char * const loads[] = { "25", "50" };
-	unsigned int f[3];
+	unsigned int f[3], ref;
 	char cpu[16];
 	size_t l;
 	int ret = KSFT_PASS;
@@ -379,21 +459,27 @@ static int test_stress_ng(void)
 			       "it drives these duty cycles");
 		return KSFT_SKIP;
 	}
+	/* The lowest, one between it and f_ref (or the base), the top */
 	frequencies(f, 3);
+	ref = want.inv ? want.ratio * plat.base / 1024 : plat.base;
+	f[1] = ((f[0] + (ref < f[2] ? ref : f[2])) / 2 + 50) / 100 * 100;
 	snprintf(cpu, sizeof(cpu), "%d", test_cpu);
 	for (l = 0; l < ARRAY_SIZE(loads) && ret == KSFT_PASS; l++) {
 		pid_t worker;
 
-		sng = fork();
+		/* Killed with the test (fi_fork()), else after a minute */
+		sng = fi_fork();
 		if (!sng) {
 			setpgid(0, 0);
 			execlp("stress-ng", "stress-ng", "--cpu", "1", "--cpu-load", loads[l],
 			       "--cpu-load-slice", SNG_SLICE_MS, "--cpu-method", SNG_METHOD,
-			       "--taskset", cpu, "--timeout", "600s", "--temp-path", "/tmp", "-q",
+			       "--taskset", cpu, "--timeout", "60s", "--temp-path", "/tmp", "-q",
 			       (char *)NULL);
 			_exit(127);
 		}
-		worker = sng > 0 ? child_of(sng) : -1;
+		if (sng > 0)
+			setpgid(sng, sng);
+		worker = sng > 0 ? worker_of(sng) : -1;
 		if (worker < 0) {
 			fi_err("stress-ng (pid %d) started no worker", sng);
 			stop_sng();
@@ -479,6 +565,7 @@ int main(void)
 	const char *why, *expect = getenv("DVFS_PELT_EXPECT");
 	const char *freqs = getenv("DVFS_PELT_FREQS");
 	struct fi_test plan[ARRAY_SIZE(tests)];
+	uint64_t ratio = 0;
 	size_t n = 0, i;
 	bool withheld;
 
@@ -488,13 +575,13 @@ int main(void)
 	if (dvfs_arch) {
 		ratio = dvfs_max_freq_ratio(&dvfs_msrs);
 		withheld = !ratio;
-		fi_info("model %u, from its MSRs: min %u, base %u, 1-core turbo %u MHz; max_freq_ratio %s\n",
+		fi_info("model %u, from its MSRs: min %u, base %u, 1-core turbo %u MHz%s\n",
 			dvfs_msrs.model, plat.min, plat.base, plat.turbo[L1C],
-			withheld ? "none: the boot code must refuse invariance" : "by the design:");
+			withheld ? "; no reference: the boot code must refuse invariance" : "");
 	} else {
 		withheld = dvfs_cmdline_has("dvfs_emu_no_turbo_ratios");
 	}
-	invariant = !withheld;
+	want.inv = !withheld;
 	if (expect && (strcmp(expect, "invariant") && strcmp(expect, "not_invariant")))
 		ksft_exit_fail_msg("DVFS_PELT_EXPECT=%s: want invariant or not_invariant\n",
 				   expect);
@@ -503,7 +590,7 @@ int main(void)
 				   "up to 16 frequencies in MHz, comma-separated,",
 				   plat.min, plat.turbo[L1C]);
 	if (expect) {
-		invariant = !strcmp(expect, "invariant");
+		want.inv = !strcmp(expect, "invariant");
 		fi_info("DVFS_PELT_EXPECT=%s: a control run\n", expect);
 	}
 	if (!dvfs_arch && !withheld && fi_read_u64(FI_DEBUGFS "/max_freq_ratio", &ratio))
@@ -512,7 +599,23 @@ int main(void)
 	if (!ratio)
 		ratio = plat.turbo[L4C] * 1024ULL / plat.base;
 	fi_info("max_freq_ratio %llu (%s)\n", (unsigned long long)ratio,
-		withheld ? "the control's" : dvfs_arch ? "the design's for this part" : "the kernel's");
+		withheld ? "the control's" :
+		dvfs_arch ? "the design's for this part" : "the kernel's");
+	want.ratio = ratio;
+	want.name = want.inv ? "invariant, scale min(f / f_ref, 1)" : "not invariant, scale 1";
+	/*
+	 * The controls: the other hypothesis and, with invariance, the 1-core
+	 * turbo as the reference (the reference itself, to 1%, is
+	 * aperfmperf_test's: one turbo step is within these bars)
+	 */
+	if (want.inv) {
+		ctl[nr_ctl++] = (struct hyp){ "scale 1", false, 0 };
+		if (plat.turbo[L1C] * 1024ULL / plat.base != ratio)
+			ctl[nr_ctl++] = (struct hyp){ "the 1-core turbo as f_ref", true,
+						      plat.turbo[L1C] * 1024ULL / plat.base };
+	} else {
+		ctl[nr_ctl++] = (struct hyp){ "scale min(f / f_ref, 1)", true, ratio };
+	}
 	/*
 	 * The refusal is checked only where it must happen; stress-ng drives
 	 * the architectural platform (dvfs_emu='s slowdown in the tick breaks
