@@ -305,15 +305,18 @@ unsigned int dvfs_by_cores_reference(const struct dvfs_msrs *m)
  * The turbo ratio the boot code must take as the reference, as its design
  * says: the limit with 4 cores active (on the Xeons' group layout, the
  * first group of 4 cores or more), the first group's on the Atoms that
- * list them by groups; 0 where the MSR has none
+ * list them by groups; where the group layout has no such group, the MSR
+ * read by cores, as the boot code falls back to; 0 where it has none
  */
 unsigned int dvfs_turbo_reference(const struct dvfs_msrs *m)
 {
+	unsigned int ref = 0;
+
 	if (dvfs_trl_xeon_groups(m->model))
-		return dvfs_trl_limit(m->model, m->trl, m->trl1, 4);
-	if (dvfs_trl_groups(m->model))
-		return dvfs_trl_limit(m->model, m->trl, m->trl1, 1);
-	return dvfs_by_cores_reference(m);
+		ref = dvfs_trl_limit(m->model, m->trl, m->trl1, 4);
+	else if (dvfs_trl_groups(m->model))
+		ref = dvfs_trl_limit(m->model, m->trl, m->trl1, 1);
+	return ref ? ref : dvfs_by_cores_reference(m);
 }
 
 /*
@@ -633,7 +636,8 @@ const char *dvfs_take_cpus(const int *cpus, int n)
 			return why;
 		}
 		if (dvfs_get_req(cpus[i], &saved_req[i])) {
-			snprintf(why, sizeof(why), "cannot read CPU %d's requested_mhz", cpus[i]);
+			snprintf(why, sizeof(why), "cannot read CPU %d's request (%s)", cpus[i],
+				 dvfs_arch ? "scaling_setspeed" : "requested_mhz");
 			return why;
 		}
 	}
