@@ -66,8 +66,10 @@ PATCHES   := $(PATCHDIR)/postings $(foreach p,$(POSTINGS),$(p)/series $(wildcard
 KMAKE      = $(MAKE) --no-print-directory -C $(KSRC) O=$(KOBJ) \
 	     CC="ccache gcc" -j$(JOBS)
 GUEST      = qemu/run -t $(GUEST_TIMEOUT)
-# Built-in KUnit suites that must report at boot (config/debug.config).
-KUNIT_SUITES := intel_pstate_hwp_boost x86_dvfs_emu
+# Built-in KUnit suites that must report at boot (config/debug.config),
+# each with its number of cases (a parameterized case's parameters each
+# count), none of which may skip.
+KUNIT_SUITES := intel_pstate_hwp_boost=19 x86_dvfs_emu=6
 
 # make test's boots, in order (TEST_BOOTS). Each boot B has:
 #   B_WHAT    its name in make test's output
@@ -94,7 +96,7 @@ TEST_BOOTS := main dvfs notrl skx glm e3 turbo-off hwp-passive slowdown \
 	      vmm-skl vmm-notrl vmm-skx vmm-icx vmm-glm vmm-turbo-off vmm-active vmm-hwp \
 	      vmm-hwp-passive vmm-icount vmm-slowdown-off vmm-stock
 # The plain guest (-cpu max): the kselftests and the KUnit suites. No
-# DVFS there: hwp_boost_test needs HWP (the hwp boot gives it), the
+# DVFS there: hwp_boost_test needs HWP (vmm-hwp gives it), the
 # dvfs_* tests the emulated DVFS platform (the other boots), and they
 # skip, saying why; any other skip fails make test.
 main_WHAT   := main boot
@@ -560,8 +562,8 @@ docs: $(SERIES_STAMP)
 ## run             boot the guest and show what the series adds; then boot
 ##                 the emulated DVFS platform (2 CPUs) and show it at work,
 ##                 and schedutil's loop there with invariance and without;
-##                 then the platform with HWP: hwp_dynamic_boost at work;
-##                 last, QEMU's DVFS platform with HWP (make qemu), the
+##                 then QEMU's DVFS platform with HWP (make qemu):
+##                 hwp_dynamic_boost at work; last, the same platform, the
 ##                 kernel on it unmodified, and QEMU's own view of it
 run: deps all qemu
 	@$(GUEST) -o $(RESULTS)/run $(KERNEL) "$$(cat $(BUILD)/rootfs.path)" -- qemu/show

@@ -454,6 +454,8 @@ static int test_idle_cpu_catches_up(void)
 static int test_lost_idle_time_steady(void)
 {
 	uint64_t before, after, end;
+	int status;
+	pid_t pid;
 
 	if (!have_override)
 		return skip_no_override();
@@ -466,8 +468,10 @@ static int test_lost_idle_time_steady(void)
 	fi_sleep_us(500000);
 	if (read_field(test_cpu, "lost_idle_time", &before) || fi_override(test_cpu, 512))
 		return KSFT_FAIL;
-	if (!fi_fork()) {
-		fi_pin_self(test_cpu);
+	pid = fi_fork();
+	if (!pid) {
+		if (fi_pin_self(test_cpu))
+			_exit(2);
 		end = fi_now_us() + 300000;
 		while (fi_now_us() < end) {
 			fi_spin_us(2000);
@@ -475,7 +479,13 @@ static int test_lost_idle_time_steady(void)
 		}
 		_exit(0);
 	}
-	wait(NULL);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		fi_override(test_cpu, 0);
+		fi_err("the duty cycle did not run on cpu%d (%s)", test_cpu,
+		       pid < 0 ? "fork failed" : "its child could not pin itself, or died");
+		return KSFT_FAIL;
+	}
 	fi_override(test_cpu, 0);
 	if (read_field(test_cpu, "lost_idle_time", &after))
 		return KSFT_FAIL;
