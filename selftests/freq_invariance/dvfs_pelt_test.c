@@ -57,7 +57,6 @@
  * without dvfs_emu=; needs two CPUs.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -390,43 +389,18 @@ static bool in_path(const char *prog)
 	return false;
 }
 
-/*
- * The stress-ng worker (comm stress-ng-cpu) whose parent is @parent,
- * waiting up to 5 s for it; -1 if none. /proc/N/stat is opened afresh
- * each time, not kept (fi_fopen_read()'s slots are the sampler's).
- */
+/* The stress-ng worker whose parent is @parent, waiting up to 5 s; -1 if none */
 static pid_t worker_of(pid_t parent)
 {
-	char path[300], buf[512], *p;
-	int tries, ppid;
-	struct dirent *d;
-	DIR *dir;
-	FILE *f;
+	pid_t pid = 0;
+	int tries;
 
-	for (tries = 0; tries < 100; tries++) {
-		dir = opendir("/proc");
-		while (dir && (d = readdir(dir))) {
-			if (d->d_name[0] < '1' || d->d_name[0] > '9')
-				continue;
-			snprintf(path, sizeof(path), "/proc/%s/stat", d->d_name);
-			f = fopen(path, "r");
-			if (!f)
-				continue;
-			p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
-			fclose(f);
-			if (p && strstr(buf, "(stress-ng-cpu)") &&
-			    sscanf(p + 1, " %*c %d", &ppid) == 1 && ppid == parent) {
-				pid_t pid = atoi(d->d_name);
-
-				closedir(dir);
-				return pid;
-			}
-		}
-		if (dir)
-			closedir(dir);
-		fi_sleep_us(50000);
+	for (tries = 0; tries < 100 && !pid; tries++) {
+		pid = fi_find_child("stress-ng-cpu", parent);
+		if (!pid)
+			fi_sleep_us(50000);
 	}
-	return -1;
+	return pid > 0 ? pid : -1;
 }
 
 static pid_t sng = -1;

@@ -909,12 +909,16 @@ void fi_reap(pid_t pid)
 	waitpid(pid, NULL, 0);
 }
 
-/* The PID of a task whose comm is @comm, 0 if none */
-pid_t fi_find_task(const char *comm)
+/*
+ * The PID of a task whose comm is @comm and, unless @ppid is 0, whose
+ * parent is @ppid; 0 if none
+ */
+pid_t fi_find_child(const char *comm, pid_t ppid)
 {
-	char path[64], buf[32];
+	char path[64], buf[512], *p;
 	struct dirent *d;
 	pid_t pid = 0;
+	int parent;
 	DIR *dir;
 
 	dir = opendir("/proc");
@@ -924,12 +928,26 @@ pid_t fi_find_task(const char *comm)
 		if (d->d_name[0] < '1' || d->d_name[0] > '9')
 			continue;
 		/* Once each, not sampled: not worth a kept descriptor */
-		snprintf(path, sizeof(path), "/proc/%d/comm", atoi(d->d_name));
-		if (!first_line(fopen(path, "r"), buf, sizeof(buf)) && !strcmp(buf, comm))
+		snprintf(path, sizeof(path), "/proc/%d/stat", atoi(d->d_name));
+		if (first_line(fopen(path, "r"), buf, sizeof(buf)))
+			continue;
+		/* "PID (COMM) STATE PPID ...": COMM may hold spaces and ")" */
+		p = strrchr(buf, ')');
+		if (!p || p - buf < 2 || sscanf(p + 1, " %*c %d", &parent) != 1)
+			continue;
+		*p = 0;
+		p = strchr(buf, '(');
+		if (p && !strcmp(p + 1, comm) && (!ppid || parent == ppid))
 			pid = atoi(d->d_name);
 	}
 	closedir(dir);
 	return pid;
+}
+
+/* The PID of a task whose comm is @comm, 0 if none */
+pid_t fi_find_task(const char *comm)
+{
+	return fi_find_child(comm, 0);
 }
 
 /*

@@ -117,6 +117,7 @@ pid_t fi_fork(void);
 void fi_teardown_on_signals(void);
 pid_t fi_spawn_spinner(int cpu);
 pid_t fi_find_task(const char *comm);
+pid_t fi_find_child(const char *comm, pid_t ppid);
 void fi_reap(pid_t pid);
 
 #endif
