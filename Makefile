@@ -92,7 +92,7 @@ KUNIT_SUITES := intel_pstate_hwp_boost=19 x86_dvfs_emu=6
 # (the main boot's, test). make boots-table prints them as
 # docs/platform.md's table, which a host test (tests/run) holds to this
 # list.
-TEST_BOOTS := main dvfs notrl skx glm e3 turbo-off hwp-passive slowdown \
+TEST_BOOTS := main dvfs notrl skx glm hwp-passive slowdown \
 	      vmm-skl vmm-notrl vmm-skx vmm-icx vmm-glm vmm-turbo-off vmm-active vmm-hwp \
 	      vmm-hwp-passive vmm-icount vmm-slowdown-off vmm-stock
 # The plain guest (-cpu max): the kselftests and the KUnit suites. No
@@ -103,7 +103,7 @@ main_WHAT   := main boot
 main_QEMU   :=
 main_PARAMS :=
 main_CASES  := util_test=2 debugfs_test=9 invariance_test=6
-main_SKIPS  := hwp_boost_test dvfs_test dvfs_boot_test dvfs_pelt_test \
+main_SKIPS  := hwp_boost_test dvfs_test dvfs_pelt_test \
 	       dvfs_slowdown_test dvfs_wobbly_test dvfs_turbo_ref_test \
 	       dvfs_schedutil_test aperfmperf_test intel_pstate_test cpu_speed_test
 main_SKIP_WHY := aperfmperf_test=not.an.Intel.CPU intel_pstate_test=not.an.Intel.CPU \
@@ -120,7 +120,7 @@ KABY_LAKE := max,vendor=GenuineIntel,family=6,model=158
 dvfs_WHAT   := emulated-DVFS boot
 dvfs_QEMU   := ACCEL=tcg CPU=$(KABY_LAKE) SMP=4
 dvfs_PARAMS := dvfs_emu=e5-2670v3
-dvfs_CASES  := dvfs_boot_test=4 dvfs_test=8
+dvfs_CASES  := dvfs_test=8
 # A platform with a steep turbo curve: two busy cores are capped at 3000
 # MHz, 3/4 of the 1-core turbo (no shipped profile has the 2-core limit
 # below the 1-core one).
@@ -135,35 +135,18 @@ notrl_WHAT   := emulated-DVFS boot without turbo ratios
 notrl_QEMU   := ACCEL=tcg CPU=$(KABY_LAKE) SMP=2
 notrl_PARAMS := dvfs_emu=$(STEEP_PLATFORM) dvfs_emu_no_turbo_ratios
 notrl_CASES  := dvfs_schedutil_test=1
-# The turbo reference the boot code picks depends on the part and on the
-# firmware's turbo setting: a boot for each (dvfs_boot_test). Skylake-X
-# and Goldmont list their turbo limits by groups of cores; without HWP
+# schedutil's request (dvfs_schedutil_test) with f_1C / f_ref = 1.107
+# (Skylake-X: the 4-core reference) and 1 (Goldmont: the 1-core one), on
+# Goldmont also its feedback loop with invariance. Without HWP
 # intel_pstate drives them, so it is disabled for the platform's driver.
-# The article's turbo reference experiment (dvfs_turbo_ref_test, which
-# needs exactly two CPUs) runs on each shipped profile and on the steep
-# platform, where the Goldmont boot code takes the 1-core turbo as the
-# reference. schedutil's request (dvfs_schedutil_test) runs with
-# f_1C / f_ref = 1.107 (4-core reference) and 1 (1-core); on Goldmont
-# also its feedback loop with invariance.
 skx_WHAT   := emulated-DVFS Skylake-X boot
 skx_QEMU   := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=85 SMP=2
 skx_PARAMS := dvfs_emu=e5-2670v3 intel_pstate=disable
-skx_CASES  := dvfs_boot_test=4 dvfs_turbo_ref_test=4 dvfs_schedutil_test=1
+skx_CASES  := dvfs_schedutil_test=1
 glm_WHAT   := emulated-DVFS Goldmont boot
 glm_QEMU   := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=92 SMP=2
 glm_PARAMS := dvfs_emu=$(STEEP_PLATFORM) intel_pstate=disable
-glm_CASES  := dvfs_boot_test=4 dvfs_turbo_ref_test=4 dvfs_schedutil_test=2
-# The other shipped profile, e3-1240v5 (its 1-core and 2-core turbo
-# equal, 200 MHz above the all-core limit), on a Kaby Lake, whose boot
-# code reads the same layout as that Skylake's.
-e3_WHAT   := emulated-DVFS Xeon E3 boot
-e3_QEMU   := ACCEL=tcg CPU=$(KABY_LAKE) SMP=2
-e3_PARAMS := dvfs_emu=e3-1240v5
-e3_CASES  := dvfs_boot_test=4 dvfs_turbo_ref_test=4
-turbo-off_WHAT   := emulated-DVFS boot with turbo disabled
-turbo-off_QEMU   := ACCEL=tcg CPU=$(KABY_LAKE) SMP=2
-turbo-off_PARAMS := dvfs_emu=e5-2670v3 dvfs_emu_turbo_disabled
-turbo-off_CASES  := dvfs_boot_test=4
+glm_CASES  := dvfs_schedutil_test=2
 # The platform with HWP (dvfs_emu_hwp) in passive mode (intel_cpufreq,
 # schedutil through adjust_perf to HWP's desired ratio): schedutil's fixed
 # point as with the platform's own driver. (hwp_boost_test runs on QEMU's
@@ -189,14 +172,19 @@ slowdown_CASES  := dvfs_slowdown_test=1
 # intel_pstate drives it without HWP (passive mode), on the steep part
 # (its 1-core and 2-core limits differ, unlike the named parts'); the
 # other parts and turbo disabled as on the in-guest platform. The Skylake
-# boot also runs dvfs_pelt_test, and dvfs_wobbly_test last: it turns
-# invariance off until reboot (only with fi_wobbly_test on the command
-# line).
+# boot also runs dvfs_pelt_test, the article's turbo reference experiment
+# with the 4-core reference the boot code picks there
+# (dvfs_turbo_ref_test, which needs exactly two CPUs), and
+# dvfs_wobbly_test last: it turns invariance off until reboot (only with
+# fi_wobbly_test on the command line). The Goldmont boot runs the
+# experiment with the 1-core reference (no turbo above it to
+# under-report: three cases).
 VMM_CPU := max,vendor=GenuineIntel,family=6,+aperfmperf,+ida
 vmm-skl_WHAT   := QEMU-platform Skylake boot
 vmm-skl_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=94,x-dvfs=$(subst $(comma),:,$(STEEP_PLATFORM)) SMP=2
 vmm-skl_PARAMS := fi_platform=$(subst $(comma),:,$(STEEP_PLATFORM)) fi_wobbly_test
-vmm-skl_CASES  := aperfmperf_test=5 intel_pstate_test=5 dvfs_pelt_test=4 dvfs_wobbly_test=1
+vmm-skl_CASES  := aperfmperf_test=5 intel_pstate_test=5 dvfs_pelt_test=4 dvfs_turbo_ref_test=4 \
+		  dvfs_wobbly_test=1
 vmm-skl_VMM    := project
 vmm-skx_WHAT   := QEMU-platform Skylake-X boot
 vmm-skx_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=85,x-dvfs=e5-2670v3 SMP=2
@@ -224,7 +212,7 @@ vmm-icx_VMM    := project
 vmm-glm_WHAT   := QEMU-platform Goldmont boot
 vmm-glm_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=92,x-dvfs=$(subst $(comma),:,$(STEEP_PLATFORM)) SMP=2
 vmm-glm_PARAMS := fi_platform=$(subst $(comma),:,$(STEEP_PLATFORM))
-vmm-glm_CASES  := aperfmperf_test=5
+vmm-glm_CASES  := aperfmperf_test=5 dvfs_turbo_ref_test=3
 vmm-glm_VMM    := project
 vmm-turbo-off_WHAT   := QEMU-platform boot with turbo disabled
 vmm-turbo-off_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=94,x-dvfs=e5-2670v3,x-dvfs-turbo-disabled=on SMP=2

@@ -13,7 +13,8 @@
  * turbo, base), and the turbo limit follows the number of busy CPUs; its
  * cpufreq driver gives each CPU a policy that the governors drive. (That
  * the CPUs run at their frequency is dvfs_slowdown_test's, which needs a
- * steady clock; the reference the boot code picks is dvfs_boot_test's.)
+ * steady clock; the reference the boot code picks is aperfmperf_test's,
+ * on QEMU's platform.)
  * Skips, as expected, in a boot without dvfs_emu=.
  */
 #define _GNU_SOURCE

@@ -1,74 +1,72 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The article's turbo reference experiment on the emulated DVFS platform
- * (dvfs_emu=), on time-scaled PELT. Two CPUs busy, both asking for the
- * 1-core turbo, so the turbo limit for two active cores caps them at f_2C;
- * the reference is chosen through max_freq_ratio_reference (1-core, 4-core
- * and all-core turbo, f_ref). For each:
+ * The article's turbo reference experiment, on time-scaled PELT, with the
+ * reference the unmodified boot code picks for the part: on a platform
+ * with APERF/MPERF (QEMU's, x-dvfs, or hardware), the part and its
+ * reference f_ref learnt from CPU 0's MSRs by the design's rule
+ * (dvfs_util.c's dvfs_max_freq_ratio(): the 1-core turbo on Goldmont, the
+ * 4-core one on a client part), never from the kernel. Two CPUs busy,
+ * both asking for the 1-core turbo, so the turbo limit for two active
+ * cores caps them at f_2C:
  *
- * - freq_scale of a busy CPU is min(f_2C / f_ref, 1) x 1024 (the unmodified
- *   tick path on the synthetic APERF/MPERF), within 1%;
- * - an always-running task's util_avg still reaches the top, on the
- *   time-scaled model's ramp at that scale: to 256, 486 and 768 in f_ref /
- *   f_2C times the full-speed running time when the scale is below 1024
- *   (the 1-core reference: Juri Lelli's case), the full-speed ramp when it
- *   clips. The median of 3 ramps, each from util_avg 0 or where the first
- *   read found it (at most START_MAX: under TCG that read often comes a
- *   few ticks after the wakeup), the model's time to that added, each
- *   where the task held its CPU at least 90% of the time and crossed 768
- *   (else run again). Against the model (its tolerance: 10% and what the
- *   observation cannot resolve, as invariance_test), and as a ratio to
- *   the all-core reference's ramp, which always clips: 1024 / scale,
- *   within 10% and the resolution (at 256 that bar is too wide to tell
- *   1.33 from 1; 486 and 768 do). What contribution scaling (before
- *   5.1) would have given is printed beside it: util tending to the
- *   scale, so with the 1-core reference two busy CPUs could never reach
- *   1024, the objection the article recalls;
- * - when the saturated CPU idles, lost_idle_time has grown by (1 - scale /
- *   1024) of the time its rq was busy: at least the always-running task's
- *   running time, at most the time from its fork to its stop (clock_pelt
- *   lags while the rq is busy, whoever runs), with invariance_test's
- *   slack, 5% and 10 ms; a run where the task held its CPU less than 90%
- *   of the time is run again, and so is one that lost no idle time with
- *   its rq's util_avg below 1023 just before the stop (the kernel's bar
- *   for counting lost idle time, not shown met: FI_RQ_SATURATED_UTIL),
- *   but for the last of 5 runs, judged whatever its rq's util_avg.
+ * - two_busy_cpus_scale_is_f2c_over_the_reference: freq_scale of a busy
+ *   CPU is min(f_2C / f_ref, 1) x 1024 (the unmodified tick path), within
+ *   1%;
+ * - two_busy_cpus_lose_what_clock_pelt_lagged: when the saturated CPU
+ *   idles, lost_idle_time has grown by (1 - scale / 1024) of the time its
+ *   rq was busy: at least the always-running task's running time, at most
+ *   the time from its fork to its stop (clock_pelt lags while the rq is
+ *   busy, whoever runs), with invariance_test's slack, 5% and 10 ms; and
+ *   its util_avg reaches 95% of 1024 all the same (with contribution
+ *   scaling, before 5.1, it would have tended to the scale: the article's
+ *   objection to the 1-core reference);
+ * - reference_under_reports_above_it (where f_ref is below the 1-core
+ *   turbo): a busy CPU alone has freq_scale 1024 at f_ref and at f_1C
+ *   alike, so a task of fixed work (SCHED_OTHER, calibrated as
+ *   dvfs_pelt_test's) shows, at f_1C, a util_avg lower than at f_ref by
+ *   the ratio of its running times (ideally f_ref / f_1C): each util_avg
+ *   is the PELT model's for the running time seen at scale 1024, within
+ *   3% of 1024, and the two differ by more than the two bars, which
+ *   invariance (the same util_avg at both) would not;
+ * - two_busy_cpus_ramp_on_the_time_scaled_model: an always-running task's
+ *   util_avg rises from 256 to 486 and to 768 in 1024 / scale times the
+ *   full-speed running time (the model's, within 10% and what a crossing
+ *   cannot resolve, as invariance_test). Each of 3 ramps starts below 256
+ *   (fi_ramp()), so the intervals need nothing from the model; the median
+ *   is judged.
  *
- * Then, with the all-core reference (everything above f_AC clipped): a
- * busy CPU's freq_scale is 1024 at f_AC and at f_1C alike, and a task of
- * fixed work (SCHED_OTHER, calibrated as dvfs_pelt_test's) alone on its
- * CPU shows, at f_1C, util_avg lower by a factor f_AC / f_1C than at
- * f_AC: the under-report. What a test can hold without the host's speed
- * (dvfs_pelt_test's rule): each util_avg is the PELT model's for the
- * running time the task is seen to have at scale 1024, within 3% of 1024,
- * so util(f_1C) / util(f_AC) is the ratio of those running times, not 1
- * as invariance would have it; how much lower is printed, not asserted:
- * it follows the running times' ratio, which depends on the emulated
- * slowdown. That ratio, ideally f_AC / f_1C, is printed (the emulated
- * slowdown of a periodic task's short bursts is not exact: what a CPU
- * owes for the wakeups it serves in idle is paid by the task at its next
- * tick).
+ * Each case judges the same data against the other references the part
+ * offers (the 1-core, 4-core and all-core limits over the base) as
+ * inline controls: where a kernel that behaved as a control expects would
+ * miss the expected's bar (lost_idle_time: where the two ranges are
+ * apart; the ramp: at either interval), the data must miss the control's
+ * own bar (the ramp: at least one interval), and a boot that names its
+ * part (fi_platform=) must have at least one such reference, or the case
+ * cannot tell the reference in force.
  *
- * A ramp samples its own /proc/PID/sched through a descriptor kept
- * open (fi_fopen_read()): on 6.1 each closed file queues an RCU callback,
+ * A run is repeated only when its precondition failed: a ramp or a
+ * saturated run whose task did not hold its CPU 90% of the time (the host
+ * stalled its vCPU, or another task ran there), or a saturated run whose
+ * rq's util_avg stayed below the kernel's bar for losing idle time
+ * (FI_RQ_SATURATED_UTIL); such runs are counted, printed and bounded.
+ *
+ * A ramp samples its own /proc/PID/sched through a descriptor kept open
+ * (fi_fopen_read()): on 6.1 each closed file queues an RCU callback,
  * and RCU's grace-period kthread, waking on the ramp's CPU, would preempt
- * the ramp often enough to keep it from holding its CPU and to make it
- * cross its targets late.
+ * the ramp often enough to keep it from holding its CPU.
+ *
+ * make test runs it on QEMU's steep part (f_1C 4000, f_2C 3000, f_4C 2800,
+ * f_AC 2600 MHz) as Goldmont (the 1-core reference: scale 768, clock_pelt
+ * lags, no turbo above it to under-report) and as Skylake (the 4-core
+ * reference: scale 1024, no lag, the under-report above it). No part's
+ * boot code picks the all-core limit where it differs from the 4-core one;
+ * on this part both are below f_2C, so the all-core reference's
+ * experiment is the 4-core one's with a larger under-report.
  *
  * Exactly two CPUs: on more, any other CPU that wakes makes three active
- * and brings the 4-core limit in. Where f_2C = f_1C (both shipped
- * profiles) the first part is the full-speed case for every reference;
- * make test boots it on both (e5-2670v3 in the Skylake-X boot, e3-1240v5
- * in the Xeon E3 boot) and on a platform with a steep turbo curve (the
- * Goldmont boot, 1-core reference).
- * DVFS_TURBO_REF_ASSUME=1c|4c|all computes the expected scales as if that
- * reference were in force whatever is set (the control runs): "4c" fails
- * the 1-core rows where f_2C < f_1C (the steep platform only) and the
- * under-report (f_AC / f_4C below 1024), "1c" the clipped rows where f_2C
- * < f_1C and the under-report on any platform with turbo above the
- * all-core limit.
- * Skips, as expected, in a boot without dvfs_emu=, where invariance is
- * off or turbo disabled (nothing to choose), and on other than two CPUs.
+ * and brings the 4-core limit in. Skips, saying why, without APERF/MPERF,
+ * with dvfs_emu= (the emulated platform), where the part has no reference
+ * (turbo disabled, or its ratios read 0), and on other than two CPUs.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -83,10 +81,9 @@
 #include "dvfs_util.h"
 #include "pelt_model.h"
 
-#define REF_FILE	FI_DEBUGFS "/max_freq_ratio_reference"
 #define RAMPS		3		/* the median of three */
-#define RAMP_TRIES	8		/* for each, if disturbed */
-#define SATURATE_TRIES	5		/* for each reference, if not saturated */
+#define RAMP_RUNS	(3 * RAMPS)	/* at most, with those run again */
+#define SATURATE_RUNS	5		/* at most, with those run again */
 #define START_MAX	200		/* the highest util_avg a ramp starts at */
 #define PERIOD_US	16000
 #define WORK_PCT	25		/* of the period, at the 1-core turbo */
@@ -95,21 +92,29 @@
 #define SAMPLE_US	23000		/* prime to the period (dvfs_pelt_test) */
 #define MODEL_SETTLE_US	600000
 #define TARGETS		3		/* util_avg crossings of a ramp */
+/* dvfs_settled_scale()'s bar: the kernel's arithmetic and the reads' skew */
+#define SCALE_TOL	0.01
+/* A periodic task's util_avg against its model, at worst (dvfs_pelt_test) */
+#define UTIL_TOL	(0.03 * 1024)
 
-static const struct {
-	const char *key;
-	int level;
-} refs[] = {
-	{ "1c", L1C }, { "4c", L4C }, { "all", LAC },
+/* A turbo reference: its limit, and that over the base x 1024 */
+struct ref {
+	const char *name;
+	unsigned int mhz;
+	unsigned long long ratio;
 };
+
+static struct ref want;			/* the boot code's, by the design's rule */
+static struct ref ctl[LEVELS];		/* the part's other limits: the controls */
+static int nr_ctl;
+static bool named;			/* fi_platform= names the part */
+static const double targets[TARGETS] = { 256, 486, 768 };
 
 /*
  * The two CPUs: this process on the other one, with the spinner, so that
- * its wakeups do not make a third CPU active (on a 4-CPU boot, a third
- * active CPU would bring the 4-core limit in for as long).
+ * its wakeups do not make a third CPU active.
  */
 static int cpus[64], nr_cpus, test_cpu, other_cpu;
-static int assume = -1;			/* DVFS_TURBO_REF_ASSUME: a level */
 static pid_t spinner = -1, task = -1;
 
 static void stop_tasks(void)
@@ -120,46 +125,52 @@ static void stop_tasks(void)
 	task = -1;
 }
 
-static unsigned long long ratio_of(int level)
+/* A limit over the base x 1024, as the boot code divides */
+static unsigned long long ratio_of(unsigned int mhz)
 {
-	return plat.turbo[level] * 1024ULL / plat.base;
+	return (mhz / 100) * 1024ULL / (plat.base / 100);
 }
 
-/* The scale at effective @mhz with the reference @level (or the assumed) */
-static double want_scale(unsigned int mhz, int level)
+/* The scale of a CPU at effective @mhz with reference @r */
+static double scale_of(unsigned int mhz, const struct ref *r)
 {
-	double s = (double)mhz / plat.base * 1024 * 1024 /
-		   ratio_of(assume >= 0 ? assume : level);
+	double s = (double)mhz / plat.base * 1024 * 1024 / r->ratio;
 
 	return s > 1024 ? 1024 : s;
 }
 
-/* The index in refs[] of @key, one of them */
-static size_t ref_index(const char *key)
+/*
+ * The inline controls' verdict on one quantity: @met[i] whether the data
+ * meet control i's expectation, @tells[i] whether a kernel that behaved
+ * as control i expects would miss the expectation's bar. KSFT_FAIL when
+ * the data meet a control that tells, or when none tells on a named part.
+ */
+static int judge_controls(const char *what, const bool *met, const bool *tells)
 {
-	size_t i;
+	int ret = KSFT_PASS, told = 0, i;
 
-	for (i = 0; i < ARRAY_SIZE(refs) - 1 && strcmp(refs[i].key, key); i++)
-		;
-	return i;
-}
-
-/* Reference @i in force, max_freq_ratio its limit over the base: 0 or -1 */
-static int set_reference(size_t i)
-{
-	uint64_t ratio;
-	int err = fi_write_str(REF_FILE, refs[i].key);
-
-	if (err) {
-		fi_err("write %s to max_freq_ratio_reference: %s", refs[i].key, strerror(-err));
-		return -1;
+	for (i = 0; i < nr_ctl; i++) {
+		if (!tells[i]) {
+			fi_info("%s: %s as the reference is not told from %s here\n", what,
+				ctl[i].name, want.name);
+			continue;
+		}
+		told++;
+		if (met[i]) {
+			fi_err("%s: the data meet %s as the reference too: the case cannot tell",
+			       what, ctl[i].name);
+			ret = KSFT_FAIL;
+		} else {
+			fi_info("%s: %s as the reference: missed, as it must be (the control)\n",
+				what, ctl[i].name);
+		}
 	}
-	if (fi_read_u64(FI_DEBUGFS "/max_freq_ratio", &ratio) || ratio != ratio_of(refs[i].level)) {
-		fi_err("reference %s: max_freq_ratio %llu, want %llu", refs[i].key,
-		       (unsigned long long)ratio, ratio_of(refs[i].level));
-		return -1;
+	if (!told && named) {
+		fi_err("%s: no other reference of this part is told from %s: no control", what,
+		       want.name);
+		ret = KSFT_FAIL;
 	}
-	return 0;
+	return ret;
 }
 
 /* Both CPUs asked for the 1-core turbo, a spinner on the other one */
@@ -172,43 +183,130 @@ static int two_busy(void)
 	return spinner < 0 ? -1 : 0;
 }
 
-/* The reference in force for the rest of the boot: the boot code's */
-static void restore_reference(void)
-{
-	int err = fi_write_str(REF_FILE, "boot");
-
-	if (err)
-		fi_err("cannot give the boot code's reference back: %s", strerror(-err));
-}
-
 static int test_scale(void)
 {
-	int ret = KSFT_PASS;
+	double w = scale_of(plat.turbo[L2C], &want);
+	bool met[LEVELS], tells[LEVELS];
 	uint64_t scale;
-	size_t i;
+	int ret, i;
 
-	for (i = 0; i < ARRAY_SIZE(refs); i++) {
-		double want = want_scale(plat.turbo[L2C], refs[i].level);
-
-		if (set_reference(i) || two_busy()) {
-			ret = KSFT_FAIL;
-			break;
-		}
+	if (!two_busy())
 		task = fi_spawn_spinner(test_cpu);
-		if (task < 0 ||
-		    dvfs_settled_scale(test_cpu, plat.turbo[L1C], want, want, 5, &scale)) {
-			fi_err("reference %s (%u MHz), two CPUs busy at %u MHz: want freq_scale %.1f",
-			       refs[i].key, plat.turbo[refs[i].level], plat.turbo[L2C], want);
-			ret = KSFT_FAIL;
-		} else {
-			fi_info("reference %-3s (%u MHz), two CPUs busy at %u MHz: freq_scale %llu (want %.1f); contribution scaling would cap util at %.0f\n",
-				refs[i].key, plat.turbo[refs[i].level], plat.turbo[L2C],
-				(unsigned long long)scale, want, want);
-		}
+	if (spinner < 0 || task < 0) {
+		fi_err("cannot keep CPUs %d and %d busy", other_cpu, test_cpu);
 		stop_tasks();
+		return KSFT_FAIL;
 	}
-	restore_reference();
+	ret = dvfs_settled_scale(test_cpu, plat.turbo[L1C], w, w, 5, &scale);
+	stop_tasks();
+	if (ret) {
+		fi_err("reference %s (%u MHz), two CPUs busy at %u MHz: want freq_scale %.1f",
+		       want.name, want.mhz, plat.turbo[L2C], w);
+		return KSFT_FAIL;
+	}
+	fi_info("reference %s (%u MHz), two CPUs busy at %u MHz: freq_scale %llu (want %.1f)\n",
+		want.name, want.mhz, plat.turbo[L2C], (unsigned long long)scale, w);
+	for (i = 0; i < nr_ctl; i++) {
+		double c = scale_of(plat.turbo[L2C], &ctl[i]);
+
+		tells[i] = fabs(c - w) > SCALE_TOL * w;
+		met[i] = fabs(scale - c) <= SCALE_TOL * c;
+	}
+	return judge_controls("freq_scale", met, tells);
+}
+
+/* lost_idle_time's growth at @scale for run @r: its bounds, in ms */
+static void lost_bounds(double scale, const struct fi_saturation *r, double *lo, double *hi)
+{
+	*lo = (1 - scale / 1024) * r->ran_ns / 1e6;
+	*hi = (1 - scale / 1024) * r->wall_ns / 1e6;
+	*lo -= 0.05 * *lo + 10;
+	*hi += 0.05 * *hi + 10;
+}
+
+static int test_lost_idle(void)
+{
+	double scale = scale_of(plat.turbo[L2C], &want), lo, hi, got;
+	bool met[LEVELS], tells[LEVELS];
+	struct fi_saturation r;
+	int ret = KSFT_PASS, runs, i;
+
+	if (two_busy()) {
+		stop_tasks();
+		return KSFT_FAIL;
+	}
+	/*
+	 * A run is of a saturated CPU, the model's precondition, when the
+	 * spinner held its CPU 90% of the time (a vCPU the host stalls does
+	 * not, nor does one where the runner's processes ran) and its rq's
+	 * util_avg was over the kernel's bar for losing idle time just
+	 * before the stop: run it again otherwise, whatever it lost.
+	 */
+	for (runs = 0; runs < SATURATE_RUNS; runs++) {
+		if (fi_saturate(test_cpu, 1000000 * fmax(1, 512 / scale), &r)) {
+			fi_err("cannot saturate CPU %d", test_cpu);
+			stop_tasks();
+			return KSFT_FAIL;
+		}
+		if (r.ran_ns < 0.9 * r.wall_ns)
+			fi_info("the spinner ran %.0f ms of %.0f: not saturated, again\n",
+				r.ran_ns / 1e6, r.wall_ns / 1e6);
+		else if (r.rq_util < FI_RQ_SATURATED_UTIL)
+			fi_info("the rq's util_avg %llu before the stop, below the bar %d: not saturated, again\n",
+				(unsigned long long)r.rq_util, FI_RQ_SATURATED_UTIL);
+		else
+			break;
+	}
+	stop_tasks();
+	if (runs == SATURATE_RUNS) {
+		fi_err("CPU %d not saturated in %d runs", test_cpu, SATURATE_RUNS);
+		return KSFT_FAIL;
+	}
+	if (runs)
+		fi_info("%d run(s) not saturated, run again\n", runs);
+	lost_bounds(scale, &r, &lo, &hi);
+	got = r.lost_ns / 1e6;
+	fi_info("reference %s: scale %.1f, always running %.0f ms (of %.0f): util_avg %lld (the rq's %llu), lost_idle_time +%.1f ms (model %.1f..%.1f)\n",
+		want.name, scale, r.ran_ns / 1e6, r.wall_ns / 1e6, r.util,
+		(unsigned long long)r.rq_util, got, lo, hi);
+	if (r.util < 0.95 * 1024) {
+		fi_err("util_avg %lld, want >= 95%% of 1024", r.util);
+		ret = KSFT_FAIL;
+	}
+	if (got < lo || got > hi) {
+		fi_err("lost_idle_time +%.1f ms, want +%.1f..%.1f ms", got, lo, hi);
+		ret = KSFT_FAIL;
+	}
+	for (i = 0; i < nr_ctl; i++) {
+		double clo, chi;
+
+		lost_bounds(scale_of(plat.turbo[L2C], &ctl[i]), &r, &clo, &chi);
+		tells[i] = clo > hi || chi < lo;
+		met[i] = got >= clo && got <= chi;
+	}
+	if (judge_controls("lost_idle_time", met, tells))
+		ret = KSFT_FAIL;
 	return ret;
+}
+
+/* The model's running time from targets[0] to targets[@j] at @scale, ms */
+static double model_interval(unsigned int scale, int j)
+{
+	struct pelt_cfg cfg = { .scale = scale, .mode = PELT_TIME_SCALING };
+
+	return (pelt_time_to_util(&cfg, targets[j], 4e6) -
+		pelt_time_to_util(&cfg, targets[0], 4e6)) / 1000;
+}
+
+/*
+ * The bar on such an interval: 10% (invariance_test's), and what its two
+ * crossings cannot resolve at @scale, each a PELT period of running and
+ * a tick
+ */
+static double interval_tol(unsigned int scale, int j)
+{
+	return 0.1 * model_interval(scale, j) +
+	       2 * (PELT_PERIOD_US * 1024 / scale + PELT_TICK_US) / 1000;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -220,230 +318,101 @@ static int cmp_double(const void *a, const void *b)
 
 /*
  * RAMPS ramps on test_cpu, the other CPU busy, each from util_avg at most
- * START_MAX (fi_ramp_start()): the running time to each target, plus the
- * model's time at @cfg to the util_avg it started from, sorted. 0 or -1.
+ * START_MAX: the running time from targets[0] to each later target
+ * (INFINITY where the ramp did not get there within @limit_ms), sorted.
+ * A ramp that did not start, or whose task did not hold its CPU, is run
+ * again, up to RAMP_RUNS runs in all. 0 or -1.
  */
-static int ramps(double limit_ms, const double *targets, const struct pelt_cfg *cfg,
-		 double seen[][RAMPS])
+static int ramps(double limit_ms, double seen[][RAMPS])
 {
 	static struct fi_ramp r = { .start_max = START_MAX };
+	int n = 0, runs = 0, j;
 	const char *why;
-	double shift;
-	int n, i, tries;
 
-	for (n = 0; n < RAMPS; n++) {
-		for (tries = 0; tries < RAMP_TRIES; tries++) {
-			const char *again = tries < RAMP_TRIES - 1 ? ", again" : "";
-
-			if (fi_ramp(test_cpu, limit_ms, &r, &why)) {
-				fi_info("ramp %d failed: %s%s\n", n, why, again);
-				continue;
-			}
-			/* As for the saturated CPU below: the task must hold it */
-			if (r.ran_ms[r.n - 1] < 0.9 * r.wall_ms) {
-				fi_info("ramp %d: the task ran %.0f ms of %.0f: not always running%s\n",
-					n, r.ran_ms[r.n - 1], r.wall_ms, again);
-				continue;
-			}
-			if (fi_ramp_cross(&r, targets[TARGETS - 1]) < 0) {
-				fi_info("ramp %d: util_avg %.0f after %.0f ms, below %.0f%s\n", n,
-					r.util[r.n - 1], r.ran_ms[r.n - 1], targets[TARGETS - 1],
-					again);
-				continue;
-			}
-			break;
-		}
-		if (tries == RAMP_TRIES) {
-			fi_err("no undisturbed ramp in %d tries", RAMP_TRIES);
+	while (n < RAMPS) {
+		if (runs++ == RAMP_RUNS) {
+			fi_err("%d runs, %d of %d held their CPU", RAMP_RUNS, n, RAMPS);
 			return -1;
 		}
-		shift = pelt_time_to_util(cfg, r.util[0], 4e6) / 1000;
-		for (i = 0; i < TARGETS; i++) {
-			seen[i][n] = fi_ramp_cross(&r, targets[i]);
-			if (seen[i][n] >= 0)
-				seen[i][n] += shift;
+		if (fi_ramp(test_cpu, limit_ms, &r, &why)) {
+			fi_info("ramp %d did not start: %s, again\n", n, why);
+			continue;
 		}
-	}
-	for (i = 0; i < TARGETS; i++)
-		qsort(seen[i], RAMPS, sizeof(seen[i][0]), cmp_double);
-	return 0;
-}
+		if (r.ran_ms[r.n - 1] < 0.9 * r.wall_ms) {
+			fi_info("ramp %d: the task ran %.0f ms of %.0f: its CPU was not its own, again\n",
+				n, r.ran_ms[r.n - 1], r.wall_ms);
+			continue;
+		}
+		for (j = 1; j < TARGETS; j++) {
+			double t0 = fi_ramp_cross(&r, targets[0]);
+			double t1 = fi_ramp_cross(&r, targets[j]);
 
-/* What a crossing cannot resolve at @scale: a PELT period of running, a tick */
-static double resolution_ms(unsigned int scale)
-{
-	return (PELT_PERIOD_US * 1024 / scale + PELT_TICK_US) / 1000;
+			seen[j][n] = t0 < 0 || t1 < 0 ? INFINITY : t1 - t0;
+		}
+		n++;
+	}
+	if (runs > RAMPS)
+		fi_info("%d ramp(s) run again: their precondition failed\n", runs - RAMPS);
+	for (j = 1; j < TARGETS; j++)
+		qsort(seen[j], RAMPS, sizeof(seen[j][0]), cmp_double);
+	return 0;
 }
 
 static int test_ramp(void)
 {
-	static const double targets[TARGETS] = { 256, 486, 768 };
-	double got[ARRAY_SIZE(refs)][TARGETS], seen[TARGETS][RAMPS];
-	struct pelt_cfg ts[ARRAY_SIZE(refs)];
-	size_t i, ia = ref_index("all");
-	int ret = KSFT_PASS, j;
+	unsigned int s = lround(scale_of(plat.turbo[L2C], &want));
+	struct pelt_cfg cfg = { .scale = s, .mode = PELT_TIME_SCALING };
+	double seen[TARGETS][RAMPS], limit;
+	bool met[LEVELS], tells[LEVELS];
+	int ret = KSFT_PASS, i, j;
 
-	for (i = 0; i < ARRAY_SIZE(refs); i++) {
-		struct pelt_cfg cs = { .mode = PELT_CONTRIB_SCALING };
-		double limit;
-
-		ts[i].scale = lround(want_scale(plat.turbo[L2C], refs[i].level));
-		ts[i].mode = PELT_TIME_SCALING;
-		cs.scale = ts[i].scale;
-		/*
-		 * The model's time to 768 and 30% more: room for a ramp
-		 * behind the model, not so much that it is often disturbed
-		 */
-		limit = 1.3 * pelt_time_to_util(&ts[i], targets[TARGETS - 1], 4e6) / 1000;
-		if (set_reference(i) || two_busy() || ramps(limit, targets, &ts[i], seen)) {
-			fi_err("reference %s: cannot run the ramps", refs[i].key);
-			stop_tasks();
-			restore_reference();
-			return KSFT_FAIL;
-		}
+	for (i = 0; i < nr_ctl; i++) {
+		tells[i] = false;
+		met[i] = true;
+	}
+	/*
+	 * The model's time to the last target and 30% more: room for a ramp
+	 * behind the model; one at a lower scale does not get there
+	 */
+	limit = 1.3 * pelt_time_to_util(&cfg, targets[TARGETS - 1], 4e6) / 1000;
+	if (two_busy() || ramps(limit, seen)) {
+		fi_err("cannot run the ramps");
 		stop_tasks();
-		for (j = 0; j < TARGETS; j++) {
-			double want = pelt_time_to_util(&ts[i], targets[j], 4e6) / 1000;
-			double cwant = pelt_time_to_util(&cs, targets[j], 4e6) / 1000;
-			double tol = 0.1 * want + resolution_ms(ts[i].scale);
-			char cbuf[32];
+		return KSFT_FAIL;
+	}
+	stop_tasks();
+	for (j = 1; j < TARGETS; j++) {
+		double got = seen[j][RAMPS / 2], w = model_interval(s, j), tol = interval_tol(s, j);
 
-			got[i][j] = seen[j][RAMPS / 2];
-			if (cwant < 0)
-				snprintf(cbuf, sizeof(cbuf), "never");
-			else
-				snprintf(cbuf, sizeof(cbuf), "%.1f ms", cwant);
-			fi_info("reference %-3s: util %4.0f after %6.1f ms (%.1f..%.1f; model at scale %u: %5.1f +- %.1f; contribution scaling: %s)\n",
-				refs[i].key, targets[j], got[i][j], seen[j][0], seen[j][RAMPS - 1],
-				ts[i].scale, want, tol, cbuf);
-			if (got[i][j] < 0 || fabs(got[i][j] - want) > tol) {
-				fi_err("reference %s: util %.0f after %.1f ms of running, want %.1f +- %.1f",
-				       refs[i].key, targets[j], got[i][j], want, tol);
-				ret = KSFT_FAIL;
-			}
+		fi_info("util %.0f to %.0f in %.1f ms of running (%.1f..%.1f; model at scale %u: %.1f +- %.1f)\n",
+			targets[0], targets[j], got, seen[j][0], seen[j][RAMPS - 1], s, w, tol);
+		if (!(fabs(got - w) <= tol)) {
+			fi_err("util %.0f to %.0f in %.1f ms of running, want %.1f +- %.1f",
+			       targets[0], targets[j], got, w, tol);
+			ret = KSFT_FAIL;
+		}
+		for (i = 0; i < nr_ctl; i++) {
+			unsigned int cs = lround(scale_of(plat.turbo[L2C], &ctl[i]));
+			double cw = model_interval(cs, j), ctol = interval_tol(cs, j);
+
+			tells[i] |= fabs(cw - w) > tol;
+			met[i] &= fabs(got - cw) <= ctol;
 		}
 	}
-	restore_reference();
-	/* Each reference's ramp against the all-core one's, which clips */
-	for (i = 0; i < ARRAY_SIZE(refs); i++) {
-		for (j = 0; i != ia && j < TARGETS; j++) {
-			double want = (double)ts[ia].scale / ts[i].scale, ratio;
-			double tol = 0.1 * want + (resolution_ms(ts[i].scale) +
-						   want * resolution_ms(ts[ia].scale)) / got[ia][j];
-
-			ratio = got[i][j] / got[ia][j];
-			fi_info("reference %-3s: util %4.0f after %.2f times the all-core reference's running time, want %.2f +- %.2f\n",
-				refs[i].key, targets[j], ratio, want, tol);
-			if (got[i][j] < 0 || got[ia][j] < 0 || fabs(ratio - want) > tol) {
-				fi_err("reference %s: util %.0f after %.2f times the all-core reference's running time, want %.2f +- %.2f",
-				       refs[i].key, targets[j], ratio, want, tol);
-				ret = KSFT_FAIL;
-			}
-		}
-	}
-	return ret;
-}
-
-static int test_lost_idle(void)
-{
-	int ret = KSFT_PASS;
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(refs); i++) {
-		double scale = want_scale(plat.turbo[L2C], refs[i].level), lo, hi, got;
-		struct fi_saturation r;
-		int tries, below;
-
-		if (set_reference(i) || two_busy()) {
-			ret = KSFT_FAIL;
-			stop_tasks();
-			break;
-		}
-		/*
-		 * A run where the spinner held its CPU less than 90% of the
-		 * time is not of a saturated CPU (a vCPU the host stalls
-		 * shows so, as would the runner's prefix.pl reading what
-		 * the test printed, which fi_saturate() waits for): run it
-		 * again. So is one that lost no idle time with its rq's
-		 * util_avg below FI_RQ_SATURATED_UTIL just before the stop
-		 * (the kernel counts lost idle time only for a rq over its
-		 * bar, not shown met), except the last try, judged below
-		 * whatever its rq's util: a rq kept busy for a second reaches
-		 * 1024, so one below the bar every time is a finding, not bad
-		 * luck.
-		 */
-		below = 0;
-		for (tries = 0; tries < SATURATE_TRIES; tries++) {
-			const char *again = tries < SATURATE_TRIES - 1 ? ", again" : "";
-
-			if (fi_saturate(test_cpu, 1000000 * fmax(1, 512 / scale), &r)) {
-				fi_err("reference %s: cannot saturate CPU %d", refs[i].key,
-				       test_cpu);
-				tries = -1;
-				break;
-			}
-			if (r.ran_ns < 0.9 * r.wall_ns) {
-				fi_info("reference %s: the spinner ran %.0f ms of %.0f: not saturated%s\n",
-					refs[i].key, r.ran_ns / 1e6, r.wall_ns / 1e6, again);
-				continue;
-			}
-			if (scale < 1024 && !r.lost_ns && r.rq_util < FI_RQ_SATURATED_UTIL &&
-			    tries < SATURATE_TRIES - 1) {
-				below++;
-				fi_info("reference %s: no idle time lost, the rq's util_avg %llu before the stop (bar: %d): not shown saturated, again\n",
-					refs[i].key, (unsigned long long)r.rq_util,
-					FI_RQ_SATURATED_UTIL);
-				continue;
-			}
-			break;
-		}
-		stop_tasks();
-		if (below)
-			fi_info("reference %s: %d run(s) with the rq below the bar, no idle time lost\n",
-				refs[i].key, below);
-		if (tries == SATURATE_TRIES)
-			fi_err("reference %s: CPU %d not saturated in %d runs", refs[i].key,
-			       test_cpu, SATURATE_TRIES);
-		if (tries < 0 || tries == SATURATE_TRIES) {
-			ret = KSFT_FAIL;
-			break;
-		}
-		/*
-		 * clock_pelt lags while the rq is busy, whoever runs: at least
-		 * while the spinner ran, at most from its fork to its stop
-		 */
-		lo = (1 - scale / 1024) * r.ran_ns / 1e6;
-		hi = (1 - scale / 1024) * r.wall_ns / 1e6;
-		lo -= 0.05 * lo + 10;
-		hi += 0.05 * hi + 10;
-		got = r.lost_ns / 1e6;
-		fi_info("reference %-3s: scale %.1f, always running %.0f ms (of %.0f): util_avg %lld (the rq's %llu), lost_idle_time +%.1f ms (model %.1f..%.1f)\n",
-			refs[i].key, scale, r.ran_ns / 1e6, r.wall_ns / 1e6, r.util,
-			(unsigned long long)r.rq_util, got, lo, hi);
-		if (r.util < 0.95 * 1024) {
-			fi_err("reference %s: util_avg %lld, want >= 95%% of 1024", refs[i].key,
-			       r.util);
-			ret = KSFT_FAIL;
-		}
-		if (got < lo || got > hi) {
-			fi_err("reference %s: lost_idle_time +%.1f ms, want +%.1f..%.1f ms",
-			       refs[i].key, got, lo, hi);
-			ret = KSFT_FAIL;
-		}
-	}
-	restore_reference();
+	/* A control is met where the data meet its every interval */
+	if (judge_controls("the ramp", met, tells))
+		ret = KSFT_FAIL;
 	return ret;
 }
 
 /* The task's util at @mhz against the model of its observed run: 0 or -1 */
-static int fixed_work_at(unsigned int mhz, double settle_us, struct dvfs_seen *seen,
-			 double *model)
+static int fixed_work_at(unsigned int mhz, struct dvfs_seen *seen, double *model)
 {
-	struct pelt_cfg cfg = { .scale = lround(want_scale(mhz, LAC)),
+	struct pelt_cfg cfg = { .scale = lround(scale_of(mhz, &want)),
 				.mode = PELT_TIME_SCALING };
 
 	if (dvfs_set_req(test_cpu, mhz) ||
-	    dvfs_observe(test_cpu, task, PERIOD_US, settle_us, WINDOW_US, SAMPLE_US, seen)) {
+	    dvfs_observe(test_cpu, task, PERIOD_US, SETTLE_US, WINDOW_US, SAMPLE_US, seen)) {
 		fi_err("%u MHz: cannot set the frequency or observe task %d", mhz, task);
 		return -1;
 	}
@@ -455,7 +424,7 @@ static int fixed_work_at(unsigned int mhz, double settle_us, struct dvfs_seen *s
 		       seen->ran_us, PERIOD_US);
 		return -1;
 	}
-	if (fabs(seen->util - *model) > 0.03 * 1024) {
+	if (fabs(seen->util - *model) > UTIL_TOL) {
 		fi_err("%u MHz: util_avg %.1f, the model's %.1f for %.0f us of %d at scale %u, want +- 3%% of 1024",
 		       mhz, seen->util, *model, seen->ran_us, PERIOD_US, cfg.scale);
 		return -1;
@@ -465,102 +434,138 @@ static int fixed_work_at(unsigned int mhz, double settle_us, struct dvfs_seen *s
 
 static int test_under_report(void)
 {
-	unsigned int f_ac = plat.turbo[LAC], f_1c = plat.turbo[L1C];
+	unsigned int f_1c = plat.turbo[L1C];
 	const int two[] = { other_cpu, test_cpu };	/* this process's home first */
-	struct dvfs_seen at_ac, at_1c;
-	double m_ac, m_1c;
+	struct dvfs_seen at_ref, at_1c;
+	double m_ref, m_1c, d;
 	unsigned long n;
-	int ret = KSFT_PASS;
 	uint64_t scale;
+	int ret = KSFT_PASS;
 
-	if (f_ac == f_1c) {
-		fi_info("no turbo above the all-core limit: nothing to clip\n");
-		return KSFT_SKIP;
-	}
-	if (set_reference(ref_index("all"))) {
-		ret = KSFT_FAIL;
-		goto out;
-	}
-	/* A busy CPU alone: 1024 at f_AC and at f_1C alike */
+	/* A busy CPU alone: 1024 at f_ref and at f_1C alike */
 	task = fi_spawn_spinner(test_cpu);
-	if (task < 0) {
-		fi_err("cannot run a spinner on CPU %d", test_cpu);
-		ret = KSFT_FAIL;
-	} else if (dvfs_settled_scale(test_cpu, f_ac, want_scale(f_ac, LAC),
-				      want_scale(f_ac, LAC), 5, &scale) ||
-		   dvfs_settled_scale(test_cpu, f_1c, want_scale(f_1c, LAC),
-				      want_scale(f_1c, LAC), 5, &scale)) {
-		ret = KSFT_FAIL;
+	if (task < 0 ||
+	    dvfs_settled_scale(test_cpu, want.mhz, 1024, 1024, 5, &scale) ||
+	    dvfs_settled_scale(test_cpu, f_1c, 1024, 1024, 5, &scale)) {
+		fi_err("a busy CPU alone at %u and %u MHz: want freq_scale 1024 at both",
+		       want.mhz, f_1c);
+		stop_tasks();
+		return KSFT_FAIL;
 	}
 	stop_tasks();
 	task = dvfs_start_fixed_work(two, 2, test_cpu, PERIOD_US, PERIOD_US * WORK_PCT / 100.0,
 				     &n);
 	if (task < 0) {
 		fi_err("cannot calibrate or start the fixed-work task");
-		ret = KSFT_FAIL;
-		goto out;
+		return KSFT_FAIL;
 	}
 	fi_info("task %d: %lu iterations, %d%% of %d us at %u MHz\n", task, n, WORK_PCT,
 		PERIOD_US, f_1c);
-	if (fixed_work_at(f_ac, SETTLE_US, &at_ac, &m_ac) ||
-	    fixed_work_at(f_1c, SETTLE_US, &at_1c, &m_1c)) {
-		ret = KSFT_FAIL;
-		goto out;
+	if (fixed_work_at(want.mhz, &at_ref, &m_ref) || fixed_work_at(f_1c, &at_1c, &m_1c)) {
+		stop_tasks();
+		return KSFT_FAIL;
 	}
-	/*
-	 * Each util_avg held to its model above: their ratio is that of the
-	 * running times (scale 1024 at both), not 1 as invariance would have it
-	 */
-	fi_info("all-core reference: util_avg %.1f at %u MHz, %.1f at %u: under-reported by %.1f%%\n",
-		at_ac.util, f_ac, at_1c.util, f_1c, 100 * (1 - at_1c.util / at_ac.util));
-	fi_info("(the model's %.1f%%; the running times' ratio %.3f, ideally f_AC / f_1C = %.3f)\n",
-		100 * (1 - m_1c / m_ac), at_1c.ran_us / at_ac.ran_us, (double)f_ac / f_1c);
-out:
 	stop_tasks();
-	restore_reference();
+	d = at_ref.util - at_1c.util;
+	fi_info("reference %s: util_avg %.1f at %u MHz, %.1f at %u: under-reported by %.1f%% (the model's %.1f%%)\n",
+		want.name, at_ref.util, want.mhz, at_1c.util, f_1c,
+		100 * (1 - at_1c.util / at_ref.util), 100 * (1 - m_1c / m_ref));
+	fi_info("the running times' ratio %.3f, ideally f_ref / f_1C = %.3f\n",
+		at_1c.ran_us / at_ref.ran_us, (double)want.mhz / f_1c);
+	/*
+	 * Each util_avg is held to its model above. The control, invariance
+	 * above f_ref, has them equal: within the two bars of each other.
+	 */
+	if (m_ref - m_1c <= 2 * UTIL_TOL) {
+		fi_err("the models for the running times seen differ by %.1f, within %.1f: the task did not run faster at %u MHz, and invariance cannot be told",
+		       m_ref - m_1c, 2 * UTIL_TOL, f_1c);
+		ret = KSFT_FAIL;
+	} else if (d <= 2 * UTIL_TOL) {
+		fi_err("util_avg %.1f lower at %u MHz than at %u, within %.1f: as invariance would have it",
+		       d, f_1c, want.mhz, 2 * UTIL_TOL);
+		ret = KSFT_FAIL;
+	} else {
+		fi_info("invariance above f_ref (the control): the same util_avg at both, within %.1f: missed by %.1f\n",
+			2 * UTIL_TOL, d);
+	}
 	return ret;
 }
 
 static struct fi_test tests[] = {
 	{ "two_busy_cpus_scale_is_f2c_over_the_reference", test_scale },
 	{ "two_busy_cpus_lose_what_clock_pelt_lagged", test_lost_idle },
-	{ "all_core_reference_under_reports_above_it", test_under_report },
+	{ "reference_under_reports_above_it", test_under_report },
 	{ "two_busy_cpus_ramp_on_the_time_scaled_model", test_ramp },
 };
 
+/* @mhz as a reference, named by the first limit of the part it is */
+static struct ref ref_at(unsigned int mhz)
+{
+	static const char * const names[LEVELS] = {
+		"the 1-core turbo", "the 2-core turbo", "the 4-core turbo", "the all-core turbo",
+	};
+	struct ref r = { "a turbo limit", mhz, ratio_of(mhz) };
+	int l;
+
+	for (l = 0; l < LEVELS; l++)
+		if (plat.turbo[l] == mhz) {
+			r.name = names[l];
+			break;
+		}
+	return r;
+}
+
 int main(void)
 {
-	const char *why, *env = getenv("DVFS_TURBO_REF_ASSUME");
-	size_t i;
+	static const int levels[] = { L1C, L4C, LAC };
+	struct fi_test plan[ARRAY_SIZE(tests)];
+	struct fi_part part;
+	unsigned int ref;
+	size_t n = 0, i;
+	const char *why;
+	int j;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	dvfs_begin();
-	if (env) {
-		for (i = 0; i < ARRAY_SIZE(refs); i++)
-			if (!strcmp(env, refs[i].key))
-				assume = refs[i].level;
-		if (assume < 0)
-			ksft_exit_fail_msg("DVFS_TURBO_REF_ASSUME=%s: want 1c, 4c or all\n", env);
-		fi_info("DVFS_TURBO_REF_ASSUME=%s: a control run\n", env);
+	dvfs_begin_arch();
+	if (!dvfs_arch)
+		ksft_exit_skip("dvfs_emu=: runs on a platform with APERF/MPERF of its own\n");
+	if (dvfs_fi_platform(&part))
+		ksft_exit_fail_msg("fi_platform= names no part\n");
+	named = part.named;
+	ref = dvfs_turbo_reference(&dvfs_msrs);
+	if (!dvfs_max_freq_ratio(&dvfs_msrs))
+		ksft_exit_skip("the turbo ratios read 0: no reference, invariance refused\n");
+	if (dvfs_msrs.misc_enable & MISC_ENABLE_TURBO_DISABLE)
+		ksft_exit_skip("turbo disabled: the reference is the base, nothing to choose\n");
+	want = ref_at(ref * 100);
+	for (i = 0; i < ARRAY_SIZE(levels); i++) {
+		unsigned int mhz = plat.turbo[levels[i]];
+
+		for (j = 0; j < nr_ctl && ctl[j].mhz != mhz; j++)
+			;
+		if (mhz != want.mhz && j == nr_ctl)
+			ctl[nr_ctl++] = ref_at(mhz);
 	}
-	if (access(REF_FILE, F_OK))
-		ksft_exit_fail_msg("no %s: CONFIG_X86_FREQ_SCALE_OVERRIDE=n\n", REF_FILE);
-	if (dvfs_cmdline_has("dvfs_emu_turbo_disabled") ||
-	    dvfs_cmdline_has("dvfs_emu_no_turbo_ratios"))
-		ksft_exit_skip("turbo disabled or its ratios withheld: no reference to choose\n");
 	nr_cpus = dvfs_setup_cpus(cpus, ARRAY_SIZE(cpus), false, &why);
 	if (nr_cpus < 0)
 		ksft_exit_fail_msg("%s\n", why);
 	if (nr_cpus != 2)
 		ksft_exit_skip("needs exactly two CPUs (%d online)\n", nr_cpus);
-	test_cpu = cpus[nr_cpus - 1];
-	other_cpu = cpus[nr_cpus - 2];
+	test_cpu = cpus[1];
+	other_cpu = cpus[0];
 	if (fi_pin_self(other_cpu))
 		ksft_exit_fail_msg("cannot pin to CPU %d\n", other_cpu);
-	fi_info("platform %s: %u MHz base, turbo %u/%u/%u/%u MHz with 1/2/4/all cores; CPUs %d and %d busy\n",
-		plat.name, plat.base, plat.turbo[L1C], plat.turbo[L2C], plat.turbo[L4C],
-		plat.turbo[LAC], other_cpu, test_cpu);
+	fi_info("model %u, from its MSRs: %u MHz base, turbo %u/%u/%u/%u MHz with 1/2/4/all cores; reference %s (%u MHz, max_freq_ratio %llu); CPUs %d and %d busy\n",
+		dvfs_msrs.model, plat.base, plat.turbo[L1C], plat.turbo[L2C], plat.turbo[L4C],
+		plat.turbo[LAC], want.name, want.mhz, want.ratio, other_cpu, test_cpu);
+	for (i = 0; i < ARRAY_SIZE(tests); i++) {
+		if (tests[i].fn == test_under_report && want.mhz >= plat.turbo[L1C]) {
+			fi_info("%s: not run, the reference is the 1-core turbo: no turbo above it\n",
+				tests[i].name);
+			continue;
+		}
+		plan[n++] = tests[i];
+	}
 	atexit(stop_tasks);
-	atexit(restore_reference);
-	fi_run_tests(tests, ARRAY_SIZE(tests));
+	fi_run_tests(plan, n);
 }
