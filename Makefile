@@ -92,7 +92,7 @@ KUNIT_SUITES := intel_pstate_hwp_boost=19 x86_dvfs_emu=6
 # (the main boot's, test). make boots-table prints them as
 # docs/platform.md's table, which a host test (tests/run) holds to this
 # list.
-TEST_BOOTS := main dvfs notrl skx glm hwp-passive slowdown \
+TEST_BOOTS := main dvfs slowdown \
 	      vmm-skl vmm-notrl vmm-skx vmm-icx vmm-glm vmm-turbo-off vmm-active vmm-hwp \
 	      vmm-hwp-passive vmm-icount vmm-slowdown-off vmm-stock
 # The plain guest (-cpu max): the kselftests and the KUnit suites. No
@@ -126,35 +126,6 @@ dvfs_CASES  := dvfs_test=8
 # below the 1-core one).
 STEEP_PLATFORM := 1200,2300,4000,3000,2800,2600
 comma := ,
-# That platform with MSR_TURBO_RATIO_LIMIT reading 0: the boot code
-# refuses invariance, a state only a boot gives. dvfs_schedutil_test
-# checks schedutil's loop without invariance, whose runaway needs a 2-core
-# turbo limit below the top of the table (dvfs_pelt_test checks the
-# refusal on QEMU's platform: vmm-notrl).
-notrl_WHAT   := emulated-DVFS boot without turbo ratios
-notrl_QEMU   := ACCEL=tcg CPU=$(KABY_LAKE) SMP=2
-notrl_PARAMS := dvfs_emu=$(STEEP_PLATFORM) dvfs_emu_no_turbo_ratios
-notrl_CASES  := dvfs_schedutil_test=1
-# schedutil's request (dvfs_schedutil_test) with f_1C / f_ref = 1.107
-# (Skylake-X: the 4-core reference) and 1 (Goldmont: the 1-core one), on
-# Goldmont also its feedback loop with invariance. Without HWP
-# intel_pstate drives them, so it is disabled for the platform's driver.
-skx_WHAT   := emulated-DVFS Skylake-X boot
-skx_QEMU   := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=85 SMP=2
-skx_PARAMS := dvfs_emu=e5-2670v3 intel_pstate=disable
-skx_CASES  := dvfs_schedutil_test=1
-glm_WHAT   := emulated-DVFS Goldmont boot
-glm_QEMU   := ACCEL=tcg CPU=max,vendor=GenuineIntel,family=6,model=92 SMP=2
-glm_PARAMS := dvfs_emu=$(STEEP_PLATFORM) intel_pstate=disable
-glm_CASES  := dvfs_schedutil_test=2
-# The platform with HWP (dvfs_emu_hwp) in passive mode (intel_cpufreq,
-# schedutil through adjust_perf to HWP's desired ratio): schedutil's fixed
-# point as with the platform's own driver. (hwp_boost_test runs on QEMU's
-# HWP: vmm-hwp.)
-hwp-passive_WHAT   := emulated-DVFS boot with HWP in passive mode
-hwp-passive_QEMU   := ACCEL=tcg CPU=$(KABY_LAKE) SMP=2
-hwp-passive_PARAMS := dvfs_emu=e5-2670v3 dvfs_emu_hwp intel_pstate=passive
-hwp-passive_CASES  := dvfs_schedutil_test=1
 # The CPUs' slowdown, timed on the wall clock: that needs a vCPU whose
 # speed is steady, which multi-threaded TCG's is not (it follows the
 # host's load). Under -icount the guest's clock counts instructions
@@ -178,8 +149,13 @@ slowdown_CASES  := dvfs_slowdown_test=1
 # dvfs_wobbly_test last: it turns invariance off until reboot (only with
 # fi_wobbly_test on the command line). The Goldmont boot runs the
 # experiment with the 1-core reference (no turbo above it to
-# under-report: three cases).
+# under-report: three cases). schedutil's fixed point
+# (dvfs_schedutil_test) runs with f_1C / f_ref = 1.107 (Skylake-X: the
+# 4-core reference), 1 (Goldmont: the 1-core one; there also its feedback
+# loop with invariance) and through HWP's desired ratio (the passive HWP
+# boot).
 VMM_CPU := max,vendor=GenuineIntel,family=6,+aperfmperf,+ida
+VMM_HWP := $(VMM_CPU),+hwp,+hwp-epp,+epb
 vmm-skl_WHAT   := QEMU-platform Skylake boot
 vmm-skl_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=94,x-dvfs=$(subst $(comma),:,$(STEEP_PLATFORM)) SMP=2
 vmm-skl_PARAMS := fi_platform=$(subst $(comma),:,$(STEEP_PLATFORM)) fi_wobbly_test
@@ -189,7 +165,7 @@ vmm-skl_VMM    := project
 vmm-skx_WHAT   := QEMU-platform Skylake-X boot
 vmm-skx_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=85,x-dvfs=e5-2670v3 SMP=2
 vmm-skx_PARAMS := fi_platform=e5-2670v3
-vmm-skx_CASES  := aperfmperf_test=5
+vmm-skx_CASES  := aperfmperf_test=5 dvfs_schedutil_test=1
 vmm-skx_VMM    := project
 # Ice Lake-X lists its turbo limits by groups as Skylake-X does: the boot
 # code must read them so (the sched posting's first patch), the steep part
@@ -198,11 +174,14 @@ vmm-skx_VMM    := project
 # The steep part with its turbo ratio limits hidden (they read 0, the
 # limits still apply): the boot code refuses invariance, a state only a
 # boot gives. dvfs_pelt_test checks the refusal and that util_avg then
-# follows the running time unscaled.
+# follows the running time unscaled; dvfs_schedutil_test schedutil's loop
+# without invariance, whose runaway needs the 2-core limit below the
+# highest request: HWP's highest performance is the 1-core turbo, so that
+# intel_cpufreq (passive mode) can ask for it.
 vmm-notrl_WHAT   := QEMU-platform boot without turbo ratios
-vmm-notrl_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=94,x-dvfs=$(subst $(comma),:,$(STEEP_PLATFORM)),x-dvfs-turbo-ratios-hidden=on SMP=2
-vmm-notrl_PARAMS := fi_platform=$(subst $(comma),:,$(STEEP_PLATFORM))
-vmm-notrl_CASES  := dvfs_pelt_test=5
+vmm-notrl_QEMU   := ACCEL=tcg CPU=$(VMM_HWP),model=94,x-dvfs=$(subst $(comma),:,$(STEEP_PLATFORM)),x-dvfs-turbo-ratios-hidden=on SMP=2
+vmm-notrl_PARAMS := fi_platform=$(subst $(comma),:,$(STEEP_PLATFORM)) intel_pstate=passive
+vmm-notrl_CASES  := dvfs_pelt_test=5 dvfs_schedutil_test=1
 vmm-notrl_VMM    := project
 vmm-icx_WHAT   := QEMU-platform Ice Lake-X boot
 vmm-icx_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=106,x-dvfs=$(subst $(comma),:,$(STEEP_PLATFORM)) SMP=2
@@ -212,7 +191,7 @@ vmm-icx_VMM    := project
 vmm-glm_WHAT   := QEMU-platform Goldmont boot
 vmm-glm_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=92,x-dvfs=$(subst $(comma),:,$(STEEP_PLATFORM)) SMP=2
 vmm-glm_PARAMS := fi_platform=$(subst $(comma),:,$(STEEP_PLATFORM))
-vmm-glm_CASES  := aperfmperf_test=5 dvfs_turbo_ref_test=3
+vmm-glm_CASES  := aperfmperf_test=5 dvfs_turbo_ref_test=3 dvfs_schedutil_test=2
 vmm-glm_VMM    := project
 vmm-turbo-off_WHAT   := QEMU-platform boot with turbo disabled
 vmm-turbo-off_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=94,x-dvfs=e5-2670v3,x-dvfs-turbo-disabled=on SMP=2
@@ -224,7 +203,6 @@ vmm-turbo-off_VMM    := project
 # Kaby Lake (158), where intel_pstate also has energy_efficiency (a bit of
 # MSR_IA32_POWER_CTL), and in passive mode (intel_cpufreq writing the
 # request for schedutil).
-VMM_HWP := $(VMM_CPU),+hwp,+hwp-epp,+epb
 vmm-active_WHAT   := QEMU-platform boot, intel_pstate active without HWP
 vmm-active_QEMU   := ACCEL=tcg CPU=$(VMM_CPU),model=94,x-dvfs=e3-1240v5 SMP=2
 vmm-active_PARAMS := fi_platform=e3-1240v5 intel_pstate=active
@@ -238,7 +216,7 @@ vmm-hwp_VMM    := project
 vmm-hwp-passive_WHAT   := QEMU-platform boot with HWP in passive mode
 vmm-hwp-passive_QEMU   := ACCEL=tcg CPU=$(VMM_HWP),model=94,x-dvfs=$(subst $(comma),:,$(STEEP_PLATFORM)) SMP=2
 vmm-hwp-passive_PARAMS := fi_platform=$(subst $(comma),:,$(STEEP_PLATFORM)) intel_pstate=passive
-vmm-hwp-passive_CASES  := intel_pstate_test=5
+vmm-hwp-passive_CASES  := intel_pstate_test=5 dvfs_schedutil_test=1
 vmm-hwp-passive_VMM    := project
 # The platform's slowdown under -icount, exact: one vCPU (QEMU 7.2's
 # round robin starves a second one under icount), fi_icount telling
