@@ -97,8 +97,9 @@ TEST_BOOTS := main dvfs slowdown \
 	      vmm-hwp-passive vmm-icount vmm-slowdown-off vmm-stock
 # The plain guest (-cpu max): the kselftests and the KUnit suites. No
 # DVFS there: hwp_boost_test needs HWP (vmm-hwp gives it), the
-# dvfs_* tests the emulated DVFS platform (the other boots), and they
-# skip, saying why; any other skip fails make test.
+# dvfs_* tests a DVFS platform (QEMU's, or for dvfs_test and
+# dvfs_slowdown_test the in-guest one: the other boots), and they skip,
+# saying why; any other skip fails make test.
 main_WHAT   := main boot
 main_QEMU   :=
 main_PARAMS :=
@@ -142,7 +143,7 @@ slowdown_CASES  := dvfs_slowdown_test=1
 # boot names (fi_platform=, which only the tests read). Skylake (94):
 # intel_pstate drives it without HWP (passive mode), on the steep part
 # (its 1-core and 2-core limits differ, unlike the named parts'); the
-# other parts and turbo disabled as on the in-guest platform. The Skylake
+# other parts and turbo disabled in boots of their own. The Skylake
 # boot also runs dvfs_pelt_test, the article's turbo reference experiment
 # with the 4-core reference the boot code picks there
 # (dvfs_turbo_ref_test, which needs exactly two CPUs), and
@@ -438,7 +439,7 @@ dvfs-boots = $(foreach b,$(DVFS_BOOTS),$(call dvfs-test,$(KERNEL),$(RESULTS)/$(c
 TEST_WHY := $(RESULTS)/make-test.why
 
 ## test            the build with check-host beside it, then the kselftests and
-##                 KUnit suites in the guest, then the emulated-DVFS tests in
+##                 KUnit suites in the guest, then the DVFS tests in
 ##                 boots of their own (docs/platform.md); ends with one line,
 ##                 "make test: PASS (...)" or "make test: FAIL: <why>"
 test: deps
@@ -474,7 +475,7 @@ test-steps:
 	$(call guest-test,$(KERNEL),$(RESULTS)/$(call boot-dir,main),$(GUEST_TIMEOUT),make test,$(TEST_WHY))
 	$(call dvfs-boots,make test,$(TEST_WHY))
 
-## test-dvfs       only the emulated-DVFS boots of make test, for working on
+## test-dvfs       only the DVFS boots of make test, for working on
 ##                 the platform (no check-host, no first boot)
 test-dvfs: deps all qemu
 	@rm -f $(TEST_WHY); rc=0; \

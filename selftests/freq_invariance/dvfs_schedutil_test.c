@@ -33,7 +33,9 @@
  * window: the request at the window's start from the MSR (IA32_PERF_CTL's
  * ratio; with HWP, IA32_HWP_REQUEST's desired ratio), and each request
  * after it from intel_pstate's trace event power:pstate_sample (on the
- * mono clock), which intel_cpufreq emits for every request it makes; the
+ * mono clock), which intel_cpufreq emits for every request it makes where
+ * it can sample APERF/MPERF (each event's "from" must be the request
+ * before, and the last the MSR's at the window's end); the
  * idle gaps count at the request the CPU had when it went idle
  * (blocked-load updates can lower it there). The util it used is taken
  * as the task's util_est (6.1: max(ewma, enqueued); 6.12: its one value),
@@ -51,8 +53,9 @@
  *   (util_est moves by up to a tick's worth of PELT per burst, and
  *   util_avg passes it at the end of a longer burst);
  * - the inline control: where the same samples with f_ref as max_freq
- *   give a mean two steps or more from f_1C's, the CPU's mean is nearer
- *   f_1C's. Where f_1C and f_ref differ, such a case must exist.
+ *   (where f_ref is f_1C, the 4-core turbo) give a mean two steps or more
+ *   from f_1C's, the CPU's mean is nearer f_1C's; the fixed point must
+ *   have such a case.
  *
  * schedutil_request_is_its_formula (invariance on): the work needs w =
  * 10, 25, 40 and 60% of the CPU at f_ref (nominally: the calibration is
@@ -84,7 +87,7 @@
  * between the minimum and the top. With invariance (make test's Goldmont
  * boot: the same steep part, the 1-core reference) the same cases are
  * judged by the invariant formula, as the first test is: the request
- * stays at 1.25 x f_1C x util / 1024 on both sides of 0.8 c (at 0.97 c,
+ * stays at 1.25 x f_1C x util / 1024 on both sides of 0.8 c (at 0.95 c,
  * where the formula is a step below the top, judged from below: the busy
  * hold), with no runaway above it. The host's own load slows the vCPUs
  * and can lift the request above the formula: the test wants a host that
@@ -137,6 +140,8 @@
 
 static int cpus[64], nr_cpus, test_cpu;
 static unsigned int f_ref, f_max;	/* the reference; schedutil's max_freq */
+/* The control's max_freq: f_ref, or where it is f_1C the 4-core turbo */
+static unsigned int ctl_max;
 static double f_ref_exact;		/* max_freq_ratio x base / 1024 */
 static uint64_t ratio;
 static bool invariant;
@@ -150,7 +155,8 @@ static bool cur_margin;
 static bool hwp;			/* the test CPU's HWP enabled: adjust_perf() */
 static const char *tracefs;
 static double ev_us[MAX_EVENTS];	/* the traced requests: when (mono), */
-static unsigned int ev_mhz[MAX_EVENTS];	/* and what */
+static unsigned int ev_mhz[MAX_EVENTS];	/* and what, */
+static unsigned int ev_from[MAX_EVENTS];	/* from what */
 static int nr_ev;
 static pid_t task = -1;
 static double rate_ctl;			/* DVFS_SCHEDUTIL_RATE_LIMIT_US */
@@ -206,26 +212,61 @@ static int trace_write(const char *name, const char *val)
 	return err ? -1 : 0;
 }
 
-/* intel_pstate's requests traced on the mono clock: 0, or -1 said why */
+/* What tracing was before trace_start(), for trace_stop() */
+static char saved_clock[32], saved_on[8], saved_event[8];
+
+/* tracefs's @name into @buf: 0, or -1 said why */
+static int trace_read(const char *name, char *buf, size_t size)
+{
+	char path[160];
+
+	snprintf(path, sizeof(path), "%s/%s", tracefs, name);
+	if (!fi_read_line(path, buf, size))
+		return 0;
+	fi_err("cannot read %s", path);
+	return -1;
+}
+
+/*
+ * intel_pstate's requests traced on the mono clock, what was set before
+ * kept for trace_stop() (registered with atexit() first): 0, or -1 said why
+ */
 static int trace_start(void)
 {
+	char clocks[256], *sel, *end;
+
 	tracefs = !access(TRACEFS "/trace", F_OK) ? TRACEFS :
 		  !access(TRACEFS_DEBUGFS "/trace", F_OK) ? TRACEFS_DEBUGFS : NULL;
 	if (!tracefs) {
 		fi_err("no tracefs at %s or %s (CONFIG_FTRACE=n?)", TRACEFS, TRACEFS_DEBUGFS);
 		return -1;
 	}
+	/* trace_clock lists the clocks, the one in force in brackets */
+	if (trace_read("trace_clock", clocks, sizeof(clocks)) ||
+	    trace_read("tracing_on", saved_on, sizeof(saved_on)) ||
+	    trace_read(PSTATE_EVENT, saved_event, sizeof(saved_event)))
+		return -1;
+	sel = strchr(clocks, '[');
+	end = sel ? strchr(sel, ']') : NULL;
+	if (!end || end - sel - 1 >= (long)sizeof(saved_clock)) {
+		fi_err("trace_clock \"%s\": no clock in force", clocks);
+		return -1;
+	}
+	*end = 0;
+	snprintf(saved_clock, sizeof(saved_clock), "%s", sel + 1);
 	return trace_write("tracing_on", "0") || trace_write("trace_clock", "mono") ||
 	       trace_write(PSTATE_EVENT, "1") || trace_write("tracing_on", "1") ? -1 : 0;
 }
 
+/* Tracing as it was before trace_start() */
 static void trace_stop(void)
 {
-	if (!tracefs)
+	if (!tracefs || !*saved_clock)
 		return;
 	trace_write("tracing_on", "0");
-	trace_write(PSTATE_EVENT, "0");
-	trace_write("trace_clock", "local");
+	trace_write(PSTATE_EVENT, saved_event);
+	trace_write("trace_clock", saved_clock);
+	trace_write("tracing_on", saved_on);
 	tracefs = NULL;
 }
 
@@ -268,20 +309,22 @@ static int read_events(int cpu)
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		char *ev = strstr(line, ": pstate_sample:"), *ts, *to;
+		char *ev = strstr(line, ": pstate_sample:"), *ts, *from, *to;
 
 		if (!ev)
 			continue;
 		*ev = 0;
 		ts = strrchr(line, ' ');
+		from = strstr(ev + 1, " from=");
 		to = strstr(ev + 1, " to=");
-		if (!ts || !to || nr_ev == MAX_EVENTS) {
+		if (!ts || !from || !to || nr_ev == MAX_EVENTS) {
 			fi_err("%s: %s", path, nr_ev == MAX_EVENTS ? "too many events" :
-			       "a pstate_sample line without its time or to=");
+			       "a pstate_sample line without its time, from= or to=");
 			fclose(f);
 			return -1;
 		}
 		ev_us[nr_ev] = strtod(ts + 1, NULL) * 1e6;
+		ev_from[nr_ev] = strtoul(from + 6, NULL, 10) * STEP_MHZ;
 		ev_mhz[nr_ev++] = strtoul(to + 4, NULL, 10) * STEP_MHZ;
 	}
 	fclose(f);
@@ -319,26 +362,52 @@ static int add_time(struct seen *s, unsigned int mhz, double us)
 	return 0;
 }
 
+/* The MSR's request, read between two times (mono, us) */
+struct msr_read {
+	double before, after;
+	unsigned int mhz;
+};
+
 /*
- * The window @t0..@t1 (mono, us) at each request in @s, from @req0 held at
- * @t0 and the traced requests after it; the changes in *@trans. 0 or -1.
+ * The window @t0..@t1 (mono, us) at each request in @s: the request held
+ * at @t0 (the last traced before it, else the MSR's, @r0, read just after
+ * @t0), and the traced requests after it, each of which must start from
+ * the one before (intel_pstate traces a request only where it can sample
+ * APERF/MPERF: a request made without an event breaks the chain), the
+ * MSR's at the end, @r1, read just before @t1, one of those held while it
+ * was read; the changes in *@trans. 0 or -1, said why.
  */
-static int residency(double t0, double t1, unsigned int req0, struct seen *s, int *trans)
+static int residency(double t0, double t1, const struct msr_read *r0,
+		     const struct msr_read *r1, struct seen *s, int *trans)
 {
-	unsigned int cur = req0;
+	unsigned int cur = r0->mhz, at_r1 = 0;
 	double prev = t0;
 	int i;
 
 	s->n = 0;
 	*trans = 0;
-	for (i = 0; i < nr_ev && ev_us[i] < t1; i++) {
-		if (ev_us[i] <= t0)
-			continue;
+	for (i = 0; i < nr_ev && ev_us[i] <= t0; i++)
+		cur = ev_mhz[i];
+	/* No event before t0, one while the MSR was read: it held the one before */
+	if (!i && i < nr_ev && ev_us[i] <= r0->after)
+		cur = ev_from[i];
+	for (; i < nr_ev && ev_us[i] < t1; i++) {
+		if (!at_r1 && ev_us[i] > r1->before)
+			at_r1 = cur;
+		if (ev_from[i] != cur) {
+			fi_err("a request from %u MHz traced while %u MHz was held: one went untraced",
+			       ev_from[i], cur);
+			return -1;
+		}
 		if (add_time(s, cur, ev_us[i] - prev))
 			return -1;
 		*trans += ev_mhz[i] != cur;
 		cur = ev_mhz[i];
 		prev = ev_us[i];
+	}
+	if (r1->mhz != cur && r1->mhz != at_r1) {
+		fi_err("%u MHz traced last, the MSR holds %u at the window's end", cur, r1->mhz);
+		return -1;
 	}
 	if (add_time(s, cur, t1 - prev))
 		return -1;
@@ -352,17 +421,19 @@ static int observe(pid_t tid, struct seen *s)
 	uint64_t a0, m0, a1, m1, bracket;
 	long long ran0, ran1, u, est;
 	double usum = 0, esum = 0, t0, t1;
-	unsigned int req0;
+	struct msr_read r0, r1;
 	int trans;
 
 	s->n_est = 0;
 	if (trace_clear(test_cpu))
 		return -1;
 	fi_sleep_us(SETTLE_US);
-	/* The request read after t0: a change between is counted from t0 */
+	/* The request, for a window without an event before it */
 	t0 = fi_now_us();
-	req0 = msr_request(test_cpu);
-	if (!req0 || fi_read_sched_ns(tid, "se.sum_exec_runtime", &ran0) ||
+	r0.before = t0;
+	r0.mhz = msr_request(test_cpu);
+	r0.after = fi_now_us();
+	if (!r0.mhz || fi_read_sched_ns(tid, "se.sum_exec_runtime", &ran0) ||
 	    dvfs_read_am(test_cpu, &a0, &m0, &bracket))
 		return -1;
 	while (fi_now_us() < t0 + WINDOW_US && s->n_est < MAX_EST) {
@@ -377,8 +448,12 @@ static int observe(pid_t tid, struct seen *s)
 	if (fi_read_sched_ns(tid, "se.sum_exec_runtime", &ran1) ||
 	    dvfs_read_am(test_cpu, &a1, &m1, &bracket))
 		return -1;
+	/* The request at the end, to check the trace against */
+	r1.before = fi_now_us();
+	r1.mhz = msr_request(test_cpu);
 	t1 = fi_now_us();
-	if (read_events(test_cpu) || residency(t0, t1, req0, s, &trans) ||
+	r1.after = t1;
+	if (!r1.mhz || read_events(test_cpu) || residency(t0, t1, &r0, &r1, s, &trans) ||
 	    m1 == m0 || a1 == a0 || ran1 <= ran0 || !s->n_est)
 		return -1;
 	s->util = usum / s->n_est;
@@ -578,7 +653,7 @@ static int fixed_point(unsigned int pct, double *err_sum, int *tells)
 		need, f_ref, 1.25 * need, want, (double)plat.turbo[L1C] / f_ref_exact,
 		mean_req(&su), (mean_req(&su) / (1.25 * need) - 1) * 100);
 	if (check_request(pct, &su, f_max, "1.25 x max_freq x util_est / 1024",
-			  f_ref != f_max ? f_ref : 0, tells))
+			  ctl_max, tells))
 		ret = -1;
 	if (check_util("pinned at f_ref", &pin, err_sum))
 		ret = -1;
@@ -599,10 +674,11 @@ static int test_fixed_point(void)
 	for (i = 0; i < ARRAY_SIZE(pct); i++)
 		if (fixed_point(pct[i], &err_sum, &tells))
 			ret = KSFT_FAIL;
-	fi_info("%d of %zu cases tell f_1C (%u) from f_ref (%u) as max_freq apart (two steps or more)\n",
-		tells, ARRAY_SIZE(pct), f_max, f_ref);
-	if (f_ref != f_max && !tells) {
-		fi_err("no case tells f_1C from f_ref apart: the test shows nothing about max_freq");
+	fi_info("%d of %zu cases tell max_freq %u from %u apart (two steps or more)\n",
+		tells, ARRAY_SIZE(pct), f_max, ctl_max);
+	if (!tells) {
+		fi_err("no case tells max_freq %u from %u apart: the test shows nothing about it",
+		       f_max, ctl_max);
 		ret = KSFT_FAIL;
 	}
 	fi_info("util_avg off the model by %.1f on average\n", err_sum / n);
@@ -874,7 +950,7 @@ static int feedback(unsigned int pct, unsigned int c)
 	double below = 0, over = 0, next;
 	unsigned long iters;
 	struct seen su;
-	int attempt;
+	int attempt, told = 0;
 	pid_t spin;
 
 	task = dvfs_start_fixed_work(cpus, nr_cpus, test_cpu, PERIOD_US, busy, &iters);
@@ -983,7 +1059,8 @@ static int feedback(unsigned int pct, unsigned int c)
 	}
 	if (invariant)
 		return check_request(pct, &su, f_max,
-				     "invariant: 1.25 x max_freq x util_est / 1024", 0, NULL);
+				     "invariant: 1.25 x max_freq x util_est / 1024", ctl_max,
+				     &told);
 	/* Nearer this kernel's model than the other's */
 	if (pct == KERNELS_PCT)
 		return nearer_model(pct, "share of the window at the top", top,
@@ -1058,9 +1135,10 @@ int main(void)
 	    (inv && fi_read_u64(FI_DEBUGFS "/max_freq_ratio", &kratio)))
 		ksft_exit_fail_msg("cannot read %s/invariant or max_freq_ratio\n", FI_DEBUGFS);
 	if (!inv != !invariant || kratio != ratio)
-		ksft_exit_fail_msg("the kernel: invariant %llu, max_freq_ratio %llu; model %u's MSRs call for %s %llu\n",
+		ksft_exit_fail_msg("kernel: invariant %llu, max_freq_ratio %llu; %s %u: %s %llu\n",
 				   (unsigned long long)inv, (unsigned long long)kratio,
-				   dvfs_msrs.model, invariant ? "invariant, max_freq_ratio" :
+				   "the MSRs of model", dvfs_msrs.model,
+				   invariant ? "invariant, max_freq_ratio" :
 				   "not invariant, max_freq_ratio", (unsigned long long)ratio);
 	cur_margin = fi_kernel_at_least(6, 8);
 	margin_env = getenv("DVFS_SCHEDUTIL_CUR_MARGIN");
@@ -1079,7 +1157,7 @@ int main(void)
 	 */
 	if (!invariant && plat.turbo[L1C] == plat.base && !dvfs_fi_platform(&part) && part.named) {
 		if (part.base * 100 != plat.base || part.min * 100 != plat.min)
-			ksft_exit_fail_msg("fi_platform= names base %u, minimum %u MHz; the MSRs %u, %u\n",
+			ksft_exit_fail_msg("fi_platform=: base %u, minimum %u MHz; MSRs: %u, %u\n",
 					   part.base * 100, part.min * 100, plat.base, plat.min);
 		for (i = 0; i < LEVELS; i++)
 			plat.turbo[i] = part.turbo[i] * 100;
@@ -1103,6 +1181,8 @@ int main(void)
 	if (f_max != plat.turbo[L1C])
 		ksft_exit_fail_msg("cpuinfo_max_freq %u MHz, want the 1-core turbo %u\n", f_max,
 				   plat.turbo[L1C]);
+	ctl_max = f_ref && f_ref != f_max ? f_ref :
+		  plat.turbo[L4C] != f_max ? plat.turbo[L4C] : plat.base;
 	if (dvfs_cpufreq_read(test_cpu, "scaling_min_freq", buf, sizeof(buf)) ||
 	    strtoul(buf, NULL, 10) != plat.min * 1000UL ||
 	    dvfs_cpufreq_read(test_cpu, "scaling_max_freq", buf, sizeof(buf)) ||
@@ -1119,9 +1199,9 @@ int main(void)
 	fi_info("CPU %d under intel_cpufreq%s\n", test_cpu,
 		!hwp ? "" : invariant ? " with HWP: schedutil writes HWP's desired ratio" :
 		" with HWP, not invariant: schedutil's fast switch writes the request as HWP's minimum and desired ratios");
+	atexit(trace_stop);
 	if (trace_start())
 		ksft_exit_fail_msg("cannot trace intel_pstate's requests (power:pstate_sample)\n");
-	atexit(trace_stop);
 	if (dvfs_cpufreq_read(test_cpu, "scaling_available_governors", gov, sizeof(gov)) ||
 	    !strstr(gov, "schedutil"))
 		ksft_exit_fail_msg("no schedutil on CPU %d (CONFIG_CPU_FREQ_GOV_SCHEDUTIL=n?)\n",

@@ -11,7 +11,8 @@
  *
  * - two_busy_cpus_scale_is_f2c_over_the_reference: freq_scale of a busy
  *   CPU is min(f_2C / f_ref, 1) x 1024 (the unmodified tick path), within
- *   1%;
+ *   1%, and with both CPUs asking for the base, base / f_ref x 1024 (where
+ *   f_2C is above f_ref and clips, what tells the reference apart);
  * - two_busy_cpus_lose_what_clock_pelt_lagged: when the saturated CPU
  *   idles, lost_idle_time has grown by (1 - scale / 1024) of the time its
  *   rq was busy: at least the always-running task's running time, at most
@@ -36,13 +37,15 @@
  *   is judged.
  *
  * Each case judges the same data against the other references the part
- * offers (the 1-core, 4-core and all-core limits over the base) as
- * inline controls: where a kernel that behaved as a control expects would
- * miss the expected's bar (lost_idle_time: where the two ranges are
- * apart; the ramp: at either interval), the data must miss the control's
- * own bar (the ramp: at least one interval), and a boot that names its
- * part (fi_platform=) must have at least one such reference, or the case
- * cannot tell the reference in force.
+ * offers (the 1-core, 4-core and all-core limits over the base) and
+ * against no invariance (scale 1024 at any frequency) as inline controls
+ * (the under-report case: against invariance above f_ref): where a kernel
+ * that behaved as a control expects would miss the expected's bar
+ * (lost_idle_time: where the two ranges are apart; the ramp: at either
+ * interval), the data must miss the control's own bar (the ramp: at least
+ * one interval), and a boot that names its part (fi_platform=) must have
+ * at least one such reference, or the case cannot tell the reference in
+ * force.
  *
  * A run is repeated only when its precondition failed: a ramp or a
  * saturated run whose task did not hold its CPU 90% of the time (the host
@@ -102,10 +105,11 @@ struct ref {
 	const char *name;
 	unsigned int mhz;
 	unsigned long long ratio;
+	char label[48];		/* as a control */
 };
 
 static struct ref want;			/* the boot code's, by the design's rule */
-static struct ref ctl[LEVELS];		/* the part's other limits: the controls */
+static struct ref ctl[LEVELS + 1];	/* the part's other limits, no invariance */
 static int nr_ctl;
 static bool named;			/* fi_platform= names the part */
 static const double targets[TARGETS] = { 256, 486, 768 };
@@ -134,7 +138,11 @@ static unsigned long long ratio_of(unsigned int mhz)
 /* The scale of a CPU at effective @mhz with reference @r */
 static double scale_of(unsigned int mhz, const struct ref *r)
 {
-	double s = (double)mhz / plat.base * 1024 * 1024 / r->ratio;
+	double s;
+
+	if (!r->ratio)			/* invariance off: 1024 at any frequency */
+		return 1024;
+	s = (double)mhz / plat.base * 1024 * 1024 / r->ratio;
 
 	return s > 1024 ? 1024 : s;
 }
@@ -151,18 +159,17 @@ static int judge_controls(const char *what, const bool *met, const bool *tells)
 
 	for (i = 0; i < nr_ctl; i++) {
 		if (!tells[i]) {
-			fi_info("%s: %s as the reference is not told from %s here\n", what,
-				ctl[i].name, want.name);
+			fi_info("%s: the control %s is not told from the expectation here\n",
+				what, ctl[i].label);
 			continue;
 		}
 		told++;
 		if (met[i]) {
-			fi_err("%s: the data meet %s as the reference too: the case cannot tell",
-			       what, ctl[i].name);
+			fi_err("%s: the data meet the control %s too: the case cannot tell",
+			       what, ctl[i].label);
 			ret = KSFT_FAIL;
 		} else {
-			fi_info("%s: %s as the reference: missed, as it must be (the control)\n",
-				what, ctl[i].name);
+			fi_info("%s: the control %s: missed, as it must be\n", what, ctl[i].label);
 		}
 	}
 	if (!told && named) {
@@ -173,11 +180,10 @@ static int judge_controls(const char *what, const bool *met, const bool *tells)
 	return ret;
 }
 
-/* Both CPUs asked for the 1-core turbo, a spinner on the other one */
-static int two_busy(void)
+/* Both CPUs asked for @mhz, a spinner on the other one */
+static int two_busy(unsigned int mhz)
 {
-	if (dvfs_set_req(other_cpu, plat.turbo[L1C]) ||
-	    dvfs_set_req(test_cpu, plat.turbo[L1C]))
+	if (dvfs_set_req(other_cpu, mhz) || dvfs_set_req(test_cpu, mhz))
 		return -1;
 	spinner = fi_spawn_spinner(other_cpu);
 	return spinner < 0 ? -1 : 0;
@@ -185,33 +191,44 @@ static int two_busy(void)
 
 static int test_scale(void)
 {
-	double w = scale_of(plat.turbo[L2C], &want);
-	bool met[LEVELS], tells[LEVELS];
+	/* Both asking for the 1-core turbo (capped at f_2C), then for the base */
+	const unsigned int ask[2] = { plat.turbo[L1C], plat.base };
+	const unsigned int eff[2] = { plat.turbo[L2C], plat.base };
+	bool met[LEVELS + 1], tells[LEVELS + 1];
 	uint64_t scale;
-	int ret, i;
+	int leg, ret, i;
 
-	if (!two_busy())
-		task = fi_spawn_spinner(test_cpu);
-	if (spinner < 0 || task < 0) {
-		fi_err("cannot keep CPUs %d and %d busy", other_cpu, test_cpu);
-		stop_tasks();
-		return KSFT_FAIL;
-	}
-	ret = dvfs_settled_scale(test_cpu, plat.turbo[L1C], w, w, 5, &scale);
-	stop_tasks();
-	if (ret) {
-		fi_err("reference %s (%u MHz), two CPUs busy at %u MHz: want freq_scale %.1f",
-		       want.name, want.mhz, plat.turbo[L2C], w);
-		return KSFT_FAIL;
-	}
-	fi_info("reference %s (%u MHz), two CPUs busy at %u MHz: freq_scale %llu (want %.1f)\n",
-		want.name, want.mhz, plat.turbo[L2C], (unsigned long long)scale, w);
 	for (i = 0; i < nr_ctl; i++) {
-		double c = scale_of(plat.turbo[L2C], &ctl[i]);
-
-		tells[i] = fabs(c - w) > SCALE_TOL * w;
-		met[i] = fabs(scale - c) <= SCALE_TOL * c;
+		tells[i] = false;
+		met[i] = true;
 	}
+	for (leg = 0; leg < 2; leg++) {
+		double w = scale_of(eff[leg], &want);
+
+		if (!two_busy(ask[leg]))
+			task = fi_spawn_spinner(test_cpu);
+		if (spinner < 0 || task < 0) {
+			fi_err("cannot keep CPUs %d and %d busy", other_cpu, test_cpu);
+			stop_tasks();
+			return KSFT_FAIL;
+		}
+		ret = dvfs_settled_scale(test_cpu, ask[leg], w, w, 5, &scale);
+		stop_tasks();
+		if (ret) {
+			fi_err("reference %s (%u MHz), two CPUs busy at %u MHz: want freq_scale %.1f",
+			       want.name, want.mhz, eff[leg], w);
+			return KSFT_FAIL;
+		}
+		fi_info("reference %s (%u MHz), two CPUs busy at %u MHz: freq_scale %llu (want %.1f)\n",
+			want.name, want.mhz, eff[leg], (unsigned long long)scale, w);
+		for (i = 0; i < nr_ctl; i++) {
+			double c = scale_of(eff[leg], &ctl[i]);
+
+			tells[i] |= fabs(c - w) > SCALE_TOL * w;
+			met[i] &= fabs(scale - c) <= SCALE_TOL * c;
+		}
+	}
+	/* A control is met where the data meet it at both frequencies */
 	return judge_controls("freq_scale", met, tells);
 }
 
@@ -227,11 +244,11 @@ static void lost_bounds(double scale, const struct fi_saturation *r, double *lo,
 static int test_lost_idle(void)
 {
 	double scale = scale_of(plat.turbo[L2C], &want), lo, hi, got;
-	bool met[LEVELS], tells[LEVELS];
+	bool met[LEVELS + 1], tells[LEVELS + 1];
 	struct fi_saturation r;
 	int ret = KSFT_PASS, runs, i;
 
-	if (two_busy()) {
+	if (two_busy(plat.turbo[L1C])) {
 		stop_tasks();
 		return KSFT_FAIL;
 	}
@@ -363,7 +380,7 @@ static int test_ramp(void)
 	unsigned int s = lround(scale_of(plat.turbo[L2C], &want));
 	struct pelt_cfg cfg = { .scale = s, .mode = PELT_TIME_SCALING };
 	double seen[TARGETS][RAMPS], limit;
-	bool met[LEVELS], tells[LEVELS];
+	bool met[LEVELS + 1], tells[LEVELS + 1];
 	int ret = KSFT_PASS, i, j;
 
 	for (i = 0; i < nr_ctl; i++) {
@@ -375,7 +392,7 @@ static int test_ramp(void)
 	 * behind the model; one at a lower scale does not get there
 	 */
 	limit = 1.3 * pelt_time_to_util(&cfg, targets[TARGETS - 1], 4e6) / 1000;
-	if (two_busy() || ramps(limit, seen)) {
+	if (two_busy(plat.turbo[L1C]) || ramps(limit, seen)) {
 		fi_err("cannot run the ramps");
 		stop_tasks();
 		return KSFT_FAIL;
@@ -504,7 +521,7 @@ static struct ref ref_at(unsigned int mhz)
 	static const char * const names[LEVELS] = {
 		"the 1-core turbo", "the 2-core turbo", "the 4-core turbo", "the all-core turbo",
 	};
-	struct ref r = { "a turbo limit", mhz, ratio_of(mhz) };
+	struct ref r = { "a turbo limit", mhz, ratio_of(mhz), "" };
 	int l;
 
 	for (l = 0; l < LEVELS; l++)
@@ -512,6 +529,7 @@ static struct ref ref_at(unsigned int mhz)
 			r.name = names[l];
 			break;
 		}
+	snprintf(r.label, sizeof(r.label), "f_ref = %s", r.name);
 	return r;
 }
 
@@ -546,6 +564,7 @@ int main(void)
 		if (mhz != want.mhz && j == nr_ctl)
 			ctl[nr_ctl++] = ref_at(mhz);
 	}
+	ctl[nr_ctl++] = (struct ref){ "no invariance", 0, 0, "no invariance (scale 1024)" };
 	nr_cpus = dvfs_setup_cpus(cpus, ARRAY_SIZE(cpus), false, &why);
 	if (nr_cpus < 0)
 		ksft_exit_fail_msg("%s\n", why);

@@ -524,62 +524,6 @@ int dvfs_get_req(int cpu, unsigned int *mhz)
 	return 0;
 }
 
-/* Whether the platform emulates HWP (dvfs_emu_hwp) */
-bool dvfs_hwp_emulated(void)
-{
-	char line[64];
-	bool yes = false;
-	FILE *f = fopen(EMU_DIR "/platform", "r");
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f))
-		if (!strcmp(line, "hwp emulated\n"))
-			yes = true;
-	fclose(f);
-	return yes;
-}
-
-/*
- * Whether @cpu is under intel_pstate's passive mode (intel_cpufreq) over
- * the emulated HWP: schedutil's requests go to HWP_REQUEST's desired
- * ratio, the userspace governor's to its minimum and maximum.
- */
-bool dvfs_intel_cpufreq(int cpu)
-{
-	char drv[32];
-
-	return !dvfs_cpufreq_read(cpu, "scaling_driver", drv, sizeof(drv)) &&
-	       !strcmp(drv, "intel_cpufreq") && dvfs_hwp_emulated();
-}
-
-/*
- * @cpu's time at each request since boot (debugfs request_time_us: what
- * time_in_state counts, whatever the driver): the steps into @mhz, the
- * time in us into @us, at most @max. Their number, or -1.
- */
-int dvfs_read_req_time(int cpu, unsigned int *mhz, unsigned long long *us, int max)
-{
-	char path[128], line[128];
-	unsigned long long v;
-	unsigned int m;
-	int n = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), EMU_DIR "/cpu%d/request_time_us", cpu);
-	f = fi_fopen_read(path);
-	if (!f)
-		return -1;
-	while (n < max && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%u %llu", &m, &v) != 2)
-			continue;
-		mhz[n] = m;
-		us[n++] = v;
-	}
-	fclose(f);
-	return n ? n : -1;
-}
-
 static int taken[64], nr_taken;
 static unsigned int saved_req[64];
 static char saved_gov[64][32];
@@ -613,9 +557,9 @@ const char *dvfs_take_cpus(const int *cpus, int n)
 		char drv[32] = "none";
 
 		if (dvfs_cpufreq_read(cpus[i], "scaling_driver", drv, sizeof(drv)) ||
-		    (!dvfs_arch && strcmp(drv, "dvfs-emu") && !dvfs_intel_cpufreq(cpus[i]))) {
+		    (!dvfs_arch && strcmp(drv, "dvfs-emu"))) {
 			snprintf(why, sizeof(why),
-				 "CPU %d: cpufreq driver \"%s\", not dvfs-emu (CONFIG_X86_DVFS_EMU_CPUFREQ=n?) nor intel_cpufreq over the emulated HWP",
+				 "CPU %d: cpufreq driver \"%s\", not dvfs-emu (CONFIG_X86_DVFS_EMU_CPUFREQ=n?)",
 				 cpus[i], drv);
 			return why;
 		}
