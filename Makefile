@@ -268,12 +268,13 @@ boot-args = $(addprefix --expect-cases ,$($(1)_CASES)) \
 	    $(addprefix --expect-skip-why ,$($(1)_SKIP_WHY)) \
 	    $(addprefix --expect-fail ,$($(1)_FAILS))
 
-# make run's second boot (qemu/show-dvfs), and its third, the same
-# platform without the turbo ratios (not invariant: qemu/show-dvfs sugov)
-RUN_DVFS_BOOT := ACCEL=tcg CPU=$(KABY_LAKE) SMP=2 \
-		 APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3)"
-RUN_NOTRL_BOOT := ACCEL=tcg CPU=$(KABY_LAKE) SMP=2 \
-		  APPEND="$(strip $(APPEND) dvfs_emu=e5-2670v3 dvfs_emu_no_turbo_ratios)"
+# make run's second boot (qemu/show-dvfs): QEMU's platform, the steep
+# part as a Skylake (vmm-skl's, without its wobbly test); its third, the
+# same part with its turbo ratios hidden (vmm-notrl: not invariant,
+# qemu/show-dvfs sugov)
+RUN_DVFS_BOOT := $(vmm-skl_QEMU) QEMU="$$(cat $(BUILD)/qemu.path)" TSC_STABLE=1 QEMU_INFO=dvfs \
+		 APPEND="$(strip $(APPEND) fi_platform=$(subst $(comma),:,$(STEEP_PLATFORM)))"
+RUN_NOTRL_BOOT := $(call boot-env,vmm-notrl)
 # make run's fourth boot (qemu/show-hwp): QEMU's platform with HWP,
 # intel_pstate in active mode, hwp_dynamic_boost off and on
 RUN_HWP_BOOT := $(call boot-env,vmm-hwp)
@@ -527,17 +528,17 @@ docs: $(SERIES_STAMP)
 	@scripts/docs $(KSRC) $(BUILD)/docs$(SFX) $(POSTINGS)
 
 ## run             boot the guest and show what the series adds; then boot
-##                 the emulated DVFS platform (2 CPUs) and show it at work,
-##                 and schedutil's loop there with invariance and without;
+##                 QEMU's DVFS platform (2 CPUs) and show it at work, and
+##                 schedutil's loop there with invariance and without;
 ##                 then QEMU's DVFS platform with HWP (make qemu):
 ##                 hwp_dynamic_boost at work; last, the same platform, the
 ##                 kernel on it unmodified, and QEMU's own view of it
 run: deps all qemu
 	@$(GUEST) -o $(RESULTS)/run $(KERNEL) "$$(cat $(BUILD)/rootfs.path)" -- qemu/show
-	@echo; echo "make run: the emulated DVFS platform ($(RUN_DVFS_BOOT))"
+	@echo; echo "make run: QEMU's DVFS platform, the steep part as a Skylake ($(RUN_DVFS_BOOT))"
 	@$(RUN_DVFS_BOOT) $(GUEST) -o $(RESULTS)/run-dvfs $(KERNEL) \
 		"$$(cat $(BUILD)/rootfs.path)" -- qemu/show-dvfs
-	@echo; echo "make run: the same platform without turbo ratios ($(RUN_NOTRL_BOOT))"
+	@echo; echo "make run: the same part with its turbo ratios hidden, not invariant ($(RUN_NOTRL_BOOT))"
 	@$(RUN_NOTRL_BOOT) $(GUEST) -o $(RESULTS)/run-notrl $(KERNEL) \
 		"$$(cat $(BUILD)/rootfs.path)" -- qemu/show-dvfs sugov
 	@echo; scripts/sugov-report $(RESULTS)/run-dvfs/sugov.log \

@@ -133,9 +133,6 @@
 #define MAX_STEPS	64
 #define KICK_US		33000		/* stats kicks: LOAD_AVG_PERIOD jiffies, + 1 */
 #define RATE_LIMIT	"/sys/devices/system/cpu/cpufreq/schedutil/rate_limit_us"
-#define TRACEFS		"/sys/kernel/tracing"
-#define TRACEFS_DEBUGFS	"/sys/kernel/debug/tracing"
-#define PSTATE_EVENT	"events/power/pstate_sample/enable"
 #define MAX_EVENTS	20000		/* a window's requests, at most */
 
 static int cpus[64], nr_cpus, test_cpu;
@@ -153,10 +150,7 @@ static bool invariant;
  */
 static bool cur_margin;
 static bool hwp;			/* the test CPU's HWP enabled: adjust_perf() */
-static const char *tracefs;
-static double ev_us[MAX_EVENTS];	/* the traced requests: when (mono), */
-static unsigned int ev_mhz[MAX_EVENTS];	/* and what, */
-static unsigned int ev_from[MAX_EVENTS];	/* from what */
+static struct dvfs_req ev[MAX_EVENTS];	/* the traced requests */
 static int nr_ev;
 static pid_t task = -1;
 static double rate_ctl;			/* DVFS_SCHEDUTIL_RATE_LIMIT_US */
@@ -198,148 +192,6 @@ struct seen {
 	double eff_mhz;		/* its mean effective frequency in C0 */
 	double trans_s;		/* frequency transitions per second */
 };
-
-/* tracefs's @name set to @val: 0, or -1 said why */
-static int trace_write(const char *name, const char *val)
-{
-	char path[160];
-	int err;
-
-	snprintf(path, sizeof(path), "%s/%s", tracefs, name);
-	err = fi_write_str(path, val);
-	if (err)
-		fi_err("cannot write \"%s\" to %s: %s", val, path, strerror(-err));
-	return err ? -1 : 0;
-}
-
-/* What tracing was before trace_start(), for trace_stop() */
-static char saved_clock[32], saved_on[8], saved_event[8];
-
-/* tracefs's @name into @buf: 0, or -1 said why */
-static int trace_read(const char *name, char *buf, size_t size)
-{
-	char path[160];
-
-	snprintf(path, sizeof(path), "%s/%s", tracefs, name);
-	if (!fi_read_line(path, buf, size))
-		return 0;
-	fi_err("cannot read %s", path);
-	return -1;
-}
-
-/*
- * intel_pstate's requests traced on the mono clock, what was set before
- * kept for trace_stop() (registered with atexit() first): 0, or -1 said why
- */
-static int trace_start(void)
-{
-	char clocks[256], *sel, *end;
-
-	tracefs = !access(TRACEFS "/trace", F_OK) ? TRACEFS :
-		  !access(TRACEFS_DEBUGFS "/trace", F_OK) ? TRACEFS_DEBUGFS : NULL;
-	if (!tracefs) {
-		fi_err("no tracefs at %s or %s (CONFIG_FTRACE=n?)", TRACEFS, TRACEFS_DEBUGFS);
-		return -1;
-	}
-	/* trace_clock lists the clocks, the one in force in brackets */
-	if (trace_read("trace_clock", clocks, sizeof(clocks)) ||
-	    trace_read("tracing_on", saved_on, sizeof(saved_on)) ||
-	    trace_read(PSTATE_EVENT, saved_event, sizeof(saved_event)))
-		return -1;
-	sel = strchr(clocks, '[');
-	end = sel ? strchr(sel, ']') : NULL;
-	if (!end || end - sel - 1 >= (long)sizeof(saved_clock)) {
-		fi_err("trace_clock \"%s\": no clock in force", clocks);
-		return -1;
-	}
-	*end = 0;
-	snprintf(saved_clock, sizeof(saved_clock), "%s", sel + 1);
-	return trace_write("tracing_on", "0") || trace_write("trace_clock", "mono") ||
-	       trace_write(PSTATE_EVENT, "1") || trace_write("tracing_on", "1") ? -1 : 0;
-}
-
-/* Tracing as it was before trace_start() */
-static void trace_stop(void)
-{
-	if (!tracefs || !*saved_clock)
-		return;
-	trace_write("tracing_on", "0");
-	trace_write(PSTATE_EVENT, saved_event);
-	trace_write("trace_clock", saved_clock);
-	trace_write("tracing_on", saved_on);
-	tracefs = NULL;
-}
-
-/* @cpu's trace buffer emptied: 0, or -1 said why */
-static int trace_clear(int cpu)
-{
-	char name[64];
-
-	snprintf(name, sizeof(name), "per_cpu/cpu%d/trace", cpu);
-	return trace_write(name, "");
-}
-
-/*
- * The requests traced on @cpu since its buffer was emptied, into ev_us
- * (mono, us) and ev_mhz: 0, or -1 said why, also when the buffer lost
- * events
- */
-static int read_events(int cpu)
-{
-	unsigned long long overrun = ~0ULL;
-	char path[160], line[512];
-	FILE *f;
-
-	nr_ev = 0;
-	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", tracefs, cpu);
-	f = fopen(path, "r");
-	while (f && fgets(line, sizeof(line), f) &&
-	       sscanf(line, "overrun: %llu", &overrun) != 1)
-		;
-	if (f)
-		fclose(f);
-	if (overrun) {
-		fi_err("%s: %s", path, overrun == ~0ULL ? "no overrun count" : "events lost");
-		return -1;
-	}
-	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace", tracefs, cpu);
-	f = fopen(path, "r");
-	if (!f) {
-		fi_err("cannot read %s", path);
-		return -1;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		char *ev = strstr(line, ": pstate_sample:"), *ts, *from, *to;
-
-		if (!ev)
-			continue;
-		*ev = 0;
-		ts = strrchr(line, ' ');
-		from = strstr(ev + 1, " from=");
-		to = strstr(ev + 1, " to=");
-		if (!ts || !from || !to || nr_ev == MAX_EVENTS) {
-			fi_err("%s: %s", path, nr_ev == MAX_EVENTS ? "too many events" :
-			       "a pstate_sample line without its time, from= or to=");
-			fclose(f);
-			return -1;
-		}
-		ev_us[nr_ev] = strtod(ts + 1, NULL) * 1e6;
-		ev_from[nr_ev] = strtoul(from + 6, NULL, 10) * STEP_MHZ;
-		ev_mhz[nr_ev++] = strtoul(to + 4, NULL, 10) * STEP_MHZ;
-	}
-	fclose(f);
-	return 0;
-}
-
-/* The request @cpu holds, by its MSR, in MHz: 0 if it cannot be read */
-static unsigned int msr_request(int cpu)
-{
-	uint64_t v;
-
-	if (dvfs_msr_read(cpu, hwp ? MSR_IA32_HWP_REQUEST : MSR_IA32_PERF_CTL, &v))
-		return 0;
-	return (hwp ? (v >> 16) & 0xff : (v >> 8) & 0xff) * STEP_MHZ;
-}
 
 /* @us more of the window at @mhz in @s, its requests kept ascending */
 static int add_time(struct seen *s, unsigned int mhz, double us)
@@ -386,24 +238,24 @@ static int residency(double t0, double t1, const struct msr_read *r0,
 
 	s->n = 0;
 	*trans = 0;
-	for (i = 0; i < nr_ev && ev_us[i] <= t0; i++)
-		cur = ev_mhz[i];
+	for (i = 0; i < nr_ev && ev[i].us <= t0; i++)
+		cur = ev[i].mhz;
 	/* No event before t0, one while the MSR was read: it held the one before */
-	if (!i && i < nr_ev && ev_us[i] <= r0->after)
-		cur = ev_from[i];
-	for (; i < nr_ev && ev_us[i] < t1; i++) {
-		if (!at_r1 && ev_us[i] > r1->before)
+	if (!i && i < nr_ev && ev[i].us <= r0->after)
+		cur = ev[i].from;
+	for (; i < nr_ev && ev[i].us < t1; i++) {
+		if (!at_r1 && ev[i].us > r1->before)
 			at_r1 = cur;
-		if (ev_from[i] != cur) {
+		if (ev[i].from != cur) {
 			fi_err("a request from %u MHz traced while %u MHz was held: one went untraced",
-			       ev_from[i], cur);
+			       ev[i].from, cur);
 			return -1;
 		}
-		if (add_time(s, cur, ev_us[i] - prev))
+		if (add_time(s, cur, ev[i].us - prev))
 			return -1;
-		*trans += ev_mhz[i] != cur;
-		cur = ev_mhz[i];
-		prev = ev_us[i];
+		*trans += ev[i].mhz != cur;
+		cur = ev[i].mhz;
+		prev = ev[i].us;
 	}
 	if (r1->mhz != cur && r1->mhz != at_r1) {
 		fi_err("%u MHz traced last, the MSR holds %u at the window's end", cur, r1->mhz);
@@ -425,13 +277,13 @@ static int observe(pid_t tid, struct seen *s)
 	int trans;
 
 	s->n_est = 0;
-	if (trace_clear(test_cpu))
+	if (dvfs_trace_clear(test_cpu))
 		return -1;
 	fi_sleep_us(SETTLE_US);
 	/* The request, for a window without an event before it */
 	t0 = fi_now_us();
 	r0.before = t0;
-	r0.mhz = msr_request(test_cpu);
+	r0.mhz = dvfs_msr_request(test_cpu, hwp);
 	r0.after = fi_now_us();
 	if (!r0.mhz || fi_read_sched_ns(tid, "se.sum_exec_runtime", &ran0) ||
 	    dvfs_read_am(test_cpu, &a0, &m0, &bracket))
@@ -450,10 +302,11 @@ static int observe(pid_t tid, struct seen *s)
 		return -1;
 	/* The request at the end, to check the trace against */
 	r1.before = fi_now_us();
-	r1.mhz = msr_request(test_cpu);
+	r1.mhz = dvfs_msr_request(test_cpu, hwp);
 	t1 = fi_now_us();
 	r1.after = t1;
-	if (!r1.mhz || read_events(test_cpu) || residency(t0, t1, &r0, &r1, s, &trans) ||
+	nr_ev = r1.mhz ? dvfs_trace_requests(test_cpu, ev, MAX_EVENTS) : -1;
+	if (nr_ev < 0 || residency(t0, t1, &r0, &r1, s, &trans) ||
 	    m1 == m0 || a1 == a0 || ran1 <= ran0 || !s->n_est)
 		return -1;
 	s->util = usum / s->n_est;
@@ -1117,7 +970,6 @@ int main(void)
 	struct fi_test plan[ARRAY_SIZE(tests)];
 	char buf[64], gov[256];
 	uint64_t inv, kratio = 0, pm;
-	struct fi_part part;
 	size_t n = 0;
 	int i;
 
@@ -1155,15 +1007,12 @@ int main(void)
 	 * invariance), the part the boot names gives the limits (HWP's
 	 * highest performance lets intel_cpufreq ask for the 1-core turbo)
 	 */
-	if (!invariant && plat.turbo[L1C] == plat.base && !dvfs_fi_platform(&part) && part.named) {
-		if (part.base * 100 != plat.base || part.min * 100 != plat.min)
-			ksft_exit_fail_msg("fi_platform=: base %u, minimum %u MHz; MSRs: %u, %u\n",
-					   part.base * 100, part.min * 100, plat.base, plat.min);
-		for (i = 0; i < LEVELS; i++)
-			plat.turbo[i] = part.turbo[i] * 100;
+	i = invariant ? 0 : dvfs_turbo_from_part();
+	if (i < 0)
+		ksft_exit_fail_msg("fi_platform= names another base or minimum than the MSRs'\n");
+	if (i > 0)
 		fi_info("turbo ratios hidden: the limits fi_platform= names, %u/%u/%u/%u MHz\n",
 			plat.turbo[L1C], plat.turbo[L2C], plat.turbo[L4C], plat.turbo[LAC]);
-	}
 	if (invariant) {
 		/* The limit it is computed from: ratio = f x 1024 / base, rounded down */
 		f_ref_exact = ratio * plat.base / 1024.0;
@@ -1199,8 +1048,8 @@ int main(void)
 	fi_info("CPU %d under intel_cpufreq%s\n", test_cpu,
 		!hwp ? "" : invariant ? " with HWP: schedutil writes HWP's desired ratio" :
 		" with HWP, not invariant: schedutil's fast switch writes the request as HWP's minimum and desired ratios");
-	atexit(trace_stop);
-	if (trace_start())
+	atexit(dvfs_trace_stop);
+	if (dvfs_trace_start())
 		ksft_exit_fail_msg("cannot trace intel_pstate's requests (power:pstate_sample)\n");
 	if (dvfs_cpufreq_read(test_cpu, "scaling_available_governors", gov, sizeof(gov)) ||
 	    !strstr(gov, "schedutil"))

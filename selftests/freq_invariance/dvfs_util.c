@@ -866,14 +866,54 @@ void dvfs_begin_arch(void)
 	why = dvfs_intel_aperfmperf(&model);
 	if (why)
 		ksft_exit_skip("no dvfs_emu=, and %s\n", why);
+	why = dvfs_arch_platform();
+	if (why)
+		ksft_exit_fail_msg("%s\n", why);
+}
+
+/*
+ * The architectural platform without a test's start (dvfs_begin_arch()):
+ * an Intel CPU whose CPUID has APERF/MPERF, its part from CPU 0's MSRs
+ * into dvfs_msrs and plat, dvfs_arch set. NULL, or why not.
+ */
+const char *dvfs_arch_platform(void)
+{
+	static char why[96];
+	unsigned int model;
+	const char *no = dvfs_intel_aperfmperf(&model);
+
+	if (no)
+		return no;
 	if (dvfs_read_msrs(0, &dvfs_msrs))
-		ksft_exit_fail_msg("cannot read the MSRs through /dev/cpu/0/msr (%s)\n",
-				   "CONFIG_X86_MSR, root");
+		return "cannot read the MSRs through /dev/cpu/0/msr (CONFIG_X86_MSR, root)";
 	dvfs_platform_from_msrs();
-	if (!plat.min || !plat.base)
-		ksft_exit_fail_msg("MSR_PLATFORM_INFO 0x%llx: no base or minimum ratio\n",
-				   (unsigned long long)dvfs_msrs.plat_info);
+	if (!plat.min || !plat.base) {
+		snprintf(why, sizeof(why), "MSR_PLATFORM_INFO 0x%llx: no base or minimum ratio",
+			 (unsigned long long)dvfs_msrs.plat_info);
+		return why;
+	}
 	dvfs_arch = true;
+	return NULL;
+}
+
+/*
+ * Where the MSRs hide the turbo ratios (plat's limits all the base), the
+ * limits of the part the boot names (fi_platform=), its base and minimum
+ * checked against the MSRs': 1 when taken, 0 when not needed or no part
+ * is named, -1 when they disagree.
+ */
+int dvfs_turbo_from_part(void)
+{
+	struct fi_part part;
+	int i;
+
+	if (plat.turbo[L1C] != plat.base || dvfs_fi_platform(&part) || !part.named)
+		return 0;
+	if (part.base * 100 != plat.base || part.min * 100 != plat.min)
+		return -1;
+	for (i = 0; i < LEVELS; i++)
+		plat.turbo[i] = part.turbo[i] * 100;
+	return 1;
 }
 
 /*
@@ -892,4 +932,157 @@ void dvfs_begin(void)
 		ksft_exit_skip("%s\n", why);
 	if (ret < 0)
 		ksft_exit_fail_msg("%s\n", why);
+}
+
+/* intel_pstate's requests, from its power:pstate_sample trace event */
+#define TRACEFS		"/sys/kernel/tracing"
+#define TRACEFS_DEBUGFS	"/sys/kernel/debug/tracing"
+#define PSTATE_EVENT	"events/power/pstate_sample/enable"
+
+static const char *tracefs;
+
+/* tracefs's @name set to @val: 0, or -1 said why */
+static int trace_write(const char *name, const char *val)
+{
+	char path[160];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s", tracefs, name);
+	err = fi_write_str(path, val);
+	if (err)
+		fi_err("cannot write \"%s\" to %s: %s", val, path, strerror(-err));
+	return err ? -1 : 0;
+}
+
+/* What tracing was before dvfs_trace_start(), for dvfs_trace_stop() */
+static char saved_clock[32], saved_on[8], saved_event[8];
+
+/* tracefs's @name into @buf: 0, or -1 said why */
+static int trace_read(const char *name, char *buf, size_t size)
+{
+	char path[160];
+
+	snprintf(path, sizeof(path), "%s/%s", tracefs, name);
+	if (!fi_read_line(path, buf, size))
+		return 0;
+	fi_err("cannot read %s", path);
+	return -1;
+}
+
+/*
+ * intel_pstate's requests (power:pstate_sample) traced on the mono clock,
+ * what was set before kept for dvfs_trace_stop(), which the caller
+ * registers with atexit() first: 0, or -1 said why
+ */
+int dvfs_trace_start(void)
+{
+	char clocks[256], *sel, *end;
+
+	tracefs = !access(TRACEFS "/trace", F_OK) ? TRACEFS :
+		  !access(TRACEFS_DEBUGFS "/trace", F_OK) ? TRACEFS_DEBUGFS : NULL;
+	if (!tracefs) {
+		fi_err("no tracefs at %s or %s (CONFIG_FTRACE=n?)", TRACEFS, TRACEFS_DEBUGFS);
+		return -1;
+	}
+	/* trace_clock lists the clocks, the one in force in brackets */
+	if (trace_read("trace_clock", clocks, sizeof(clocks)) ||
+	    trace_read("tracing_on", saved_on, sizeof(saved_on)) ||
+	    trace_read(PSTATE_EVENT, saved_event, sizeof(saved_event)))
+		return -1;
+	sel = strchr(clocks, '[');
+	end = sel ? strchr(sel, ']') : NULL;
+	if (!end || end - sel - 1 >= (long)sizeof(saved_clock)) {
+		fi_err("trace_clock \"%s\": no clock in force", clocks);
+		return -1;
+	}
+	*end = 0;
+	snprintf(saved_clock, sizeof(saved_clock), "%s", sel + 1);
+	return trace_write("tracing_on", "0") || trace_write("trace_clock", "mono") ||
+	       trace_write(PSTATE_EVENT, "1") || trace_write("tracing_on", "1") ? -1 : 0;
+}
+
+/* Tracing as it was before dvfs_trace_start() */
+void dvfs_trace_stop(void)
+{
+	if (!tracefs || !*saved_clock)
+		return;
+	trace_write("tracing_on", "0");
+	trace_write(PSTATE_EVENT, saved_event);
+	trace_write("trace_clock", saved_clock);
+	trace_write("tracing_on", saved_on);
+	tracefs = NULL;
+}
+
+/* @cpu's trace buffer emptied: 0, or -1 said why */
+int dvfs_trace_clear(int cpu)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "per_cpu/cpu%d/trace", cpu);
+	return trace_write(name, "");
+}
+
+/*
+ * The requests traced on @cpu since its buffer was emptied, in order, into
+ * @ev (at most @max): their number, or -1 said why, also when the buffer
+ * lost events
+ */
+int dvfs_trace_requests(int cpu, struct dvfs_req *ev, int max)
+{
+	int nr_ev = 0;
+	unsigned long long overrun = ~0ULL;
+	char path[160], line[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", tracefs, cpu);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f) &&
+	       sscanf(line, "overrun: %llu", &overrun) != 1)
+		;
+	if (f)
+		fclose(f);
+	if (overrun) {
+		fi_err("%s: %s", path, overrun == ~0ULL ? "no overrun count" : "events lost");
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace", tracefs, cpu);
+	f = fopen(path, "r");
+	if (!f) {
+		fi_err("cannot read %s", path);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *tag = strstr(line, ": pstate_sample:"), *ts, *from, *to;
+
+		if (!tag)
+			continue;
+		*tag = 0;
+		ts = strrchr(line, ' ');
+		from = strstr(tag + 1, " from=");
+		to = strstr(tag + 1, " to=");
+		if (!ts || !from || !to || nr_ev == max) {
+			fi_err("%s: %s", path, nr_ev == max ? "too many events" :
+			       "a pstate_sample line without its time, from= or to=");
+			fclose(f);
+			return -1;
+		}
+		ev[nr_ev].us = strtod(ts + 1, NULL) * 1e6;
+		ev[nr_ev].from = strtoul(from + 6, NULL, 10) * 100;
+		ev[nr_ev++].mhz = strtoul(to + 4, NULL, 10) * 100;
+	}
+	fclose(f);
+	return nr_ev;
+}
+
+/*
+ * The request @cpu holds, by its MSR (with @hwp, IA32_HWP_REQUEST's
+ * desired ratio; else IA32_PERF_CTL's), in MHz: 0 if it cannot be read
+ */
+unsigned int dvfs_msr_request(int cpu, bool hwp)
+{
+	uint64_t v;
+
+	if (dvfs_msr_read(cpu, hwp ? MSR_IA32_HWP_REQUEST : MSR_IA32_PERF_CTL, &v))
+		return 0;
+	return (hwp ? (v >> 16) & 0xff : (v >> 8) & 0xff) * 100;
 }

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The emulated DVFS platform (dvfs_emu=) as the tests see it: the platform
- * the command line names, its debugfs files, and its cpufreq driver.
+ * The DVFS platform as the tests see it: the emulated one (dvfs_emu=), the
+ * platform the command line names, its debugfs files and its cpufreq
+ * driver; or the architectural one (APERF/MPERF: QEMU's x-dvfs, or
+ * hardware), from CPUID, the MSRs, cpufreq's sysfs and intel_pstate's
+ * trace event.
  */
 #ifndef DVFS_UTIL_H
 #define DVFS_UTIL_H
@@ -65,6 +68,8 @@ bool dvfs_cmdline_has(const char *word);
 int dvfs_booted(const char **why);
 void dvfs_begin(void);
 void dvfs_begin_arch(void);
+const char *dvfs_arch_platform(void);
+int dvfs_turbo_from_part(void);
 const char *dvfs_take_cpus(const int *cpus, int n);
 int dvfs_setup_cpus(int *cpus, int max, bool pin, const char **why);
 bool dvfs_reference_refused(int *err);
@@ -120,4 +125,15 @@ struct dvfs_seen {
 int dvfs_observe(int cpu, pid_t tid, unsigned int period_us, double settle_us,
 		 double window_us, double sample_us, struct dvfs_seen *seen);
 
+/* A request intel_cpufreq made: when (mono, us), to what, from what (MHz) */
+struct dvfs_req {
+	double us;
+	unsigned int mhz, from;
+};
+
+int dvfs_trace_start(void);
+void dvfs_trace_stop(void);
+int dvfs_trace_clear(int cpu);
+int dvfs_trace_requests(int cpu, struct dvfs_req *ev, int max);
+unsigned int dvfs_msr_request(int cpu, bool hwp);
 #endif

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * schedutil's closed loop over time, on the emulated DVFS platform
- * (dvfs_emu=): a periodic task of fixed work under schedutil, sampled,
- * and the schedutil model (sugov_model.h) for the work rate it was seen
- * to have. Not a test: it prints CSV and asserts nothing (make run's
+ * schedutil's closed loop over time under intel_cpufreq (intel_pstate's
+ * passive mode) on a platform with APERF/MPERF (QEMU's, x-dvfs, or
+ * hardware): a periodic task of fixed work under schedutil, sampled, and
+ * the schedutil model (sugov_model.h) for the work rate it was seen to
+ * have. Not a test: it prints CSV and asserts nothing (make run's
  * closed-loop demo, and the data of its plot).
  *
  *   sugov_trace [--mhz W] [--ms D] [--every US] [--spin]
@@ -12,17 +13,24 @@
  * 16 ms, the work that keeps a CPU at W MHz busy. It runs on the last
  * CPU, asked for by schedutil; with --spin a spinner keeps the first CPU
  * busy, so that the turbo limit for two active cores caps the task's.
- * After 600 ms, the task's CPU is sampled every US us (default 4000; a
- * sample late by what the last took) for D ms (default 400) by this
- * process, on the first CPU.
+ * After 600 ms, the task is sampled every US us (default 4000; a sample
+ * late by what the last took) for D ms (default 400) by this process, on
+ * the first CPU. The CPU's request at each sample comes afterwards from
+ * intel_pstate's power:pstate_sample trace event (dvfs_trace_start()),
+ * so that no sample disturbs the task's CPU.
+ *
+ * The part comes from CPU 0's MSRs (where they hide the turbo ratios,
+ * from fi_platform=), invariance and its reference from the kernel.
  *
  * Output, one record per line:
  *   # ...                                     what was run, and the means
  *   cpu,<inv>,<t_ms>,<req>,<eff>,<util>,<est>  a sample of the CPU
  *   model,<inv>,<t_ms>,<req>,<eff>,<util>,<est> the model, as often
  * inv is 1 when the kernel is frequency invariant, req the request in
- * MHz, eff the effective frequency (0 while idle), util the task's
- * util_avg, est its util_est (fi_read_task_util_est()) while it runs, else 0.
+ * MHz, eff the frequency the platform runs the task at (the request
+ * capped at the turbo limit) while it is runnable, 0 while it sleeps,
+ * util the task's util_avg, est its util_est (fi_read_task_util_est())
+ * while it is runnable, else 0.
  */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -39,6 +47,9 @@
 
 #define PERIOD_US	16000
 #define SETTLE_US	600000
+#define MAX_SAMPLES	100000
+#define MAX_EVENTS	100000
+#define RATE_LIMIT	"/sys/devices/system/cpu/cpufreq/schedutil/rate_limit_us"
 
 static bool invariant;
 
@@ -49,10 +60,35 @@ static void model_line(void *arg, double t_us, unsigned int req, unsigned int ef
 	printf("model,%d,%.1f,%u,%u,%.0f,%.0f\n", invariant, t_us / 1000, req, eff, util, est);
 }
 
-#define RATE_LIMIT	"/sys/devices/system/cpu/cpufreq/schedutil/rate_limit_us"
+/* A sample of the task: when (mono, us), whether runnable, its util */
+static struct {
+	double us;
+	bool runnable;
+	long long util, est;
+} smp[MAX_SAMPLES];
+static struct dvfs_req ev[MAX_EVENTS];
 
-static const char * const state_keys[] = { "requested_mhz", "effective_mhz" };
-static const char * const counter_keys[] = { "aperf", "mperf" };
+/* Whether @pid is runnable (state R in /proc/PID/stat): 1, 0, or -1 */
+static int runnable(pid_t pid)
+{
+	char path[64], buf[512], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (fi_read_line(path, buf, sizeof(buf)))
+		return -1;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] == 'R' : -1;
+}
+
+/* The request held at @us: the last traced before it, else the first's "from" or @req0 */
+static unsigned int req_at(double us, const struct dvfs_req *e, int n, unsigned int req0)
+{
+	int i;
+
+	for (i = 0; i < n && e[i].us <= us; i++)
+		;
+	return i ? e[i - 1].mhz : n ? e[0].from : req0;
+}
 
 int main(int argc, char **argv)
 {
@@ -63,18 +99,17 @@ int main(int argc, char **argv)
 		{ "spin", no_argument, NULL, 's' },
 		{}
 	};
-	double w = 0, ms = 400, every = 4000, req_sum = 0, ran, eff;
-	int cpus[64], n, cpu, opt, samples = 0;
-	long long ran0, ran1, u, est;
-	unsigned long long st[2], c0[2], c1[2];
+	double w = 0, ms = 400, every = 4000, req_sum = 0, ran, eff, t0;
+	int cpus[64], n, cpu, opt, samples = 0, nev, i, r;
+	uint64_t a0, m0, a1, m1, bracket, inv, rate, pm;
+	unsigned int req0, cap;
 	struct sugov_result m;
 	struct sugov_cfg mc;
 	unsigned long iters;
+	long long ran0, ran1;
 	const char *why;
-	bool spin = false;
-	uint64_t inv, t0, t;
+	bool spin = false, hwp;
 	pid_t task, spinner = -1;
-	uint64_t rate;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
@@ -97,15 +132,18 @@ int main(int argc, char **argv)
 		}
 	}
 	fi_teardown_on_signals();
-	if (dvfs_booted(&why)) {
-		fprintf(stderr, "sugov_trace: %s\n", why);
+	why = dvfs_arch_platform();
+	if (why || dvfs_turbo_from_part() < 0) {
+		fprintf(stderr, "sugov_trace: %s\n",
+			why ? why : "fi_platform= names another base or minimum than the MSRs'");
 		return 1;
 	}
 	if (!w)
 		w = 0.4 * plat.turbo[L1C];
-	if (w < 100 || w > plat.turbo[L1C] || ms <= 0 || every < 1000) {
-		fprintf(stderr, "sugov_trace: want W in 100..%u MHz, D > 0 ms, US >= 1000\n",
-			plat.turbo[L1C]);
+	if (w < 100 || w > plat.turbo[L1C] || ms <= 0 || every < 1000 ||
+	    ms * 1000 / every + 2 > MAX_SAMPLES) {
+		fprintf(stderr, "sugov_trace: want W in 100..%u MHz, D > 0 ms, US >= 1000, %s\n",
+			plat.turbo[L1C], "at most 100000 samples");
 		return 2;
 	}
 	if (fi_read_u64(FI_DEBUGFS "/invariant", &inv)) {
@@ -119,9 +157,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	cpu = cpus[n - 1];
+	hwp = !dvfs_msr_read(cpu, MSR_IA32_PM_ENABLE, &pm) && (pm & 1);
+	cap = spin ? plat.turbo[L2C] : plat.turbo[L1C];
 	mc = (struct sugov_cfg){
-		.min = plat.min, .top = plat.turbo[L1C], .step = 100,
-		.cap = spin ? plat.turbo[L2C] : plat.turbo[L1C],
+		.min = plat.min, .top = plat.turbo[L1C], .step = 100, .cap = cap,
 		.period_us = PERIOD_US, .start_mhz = plat.turbo[L1C], .seed = 1,
 		.kick_us = spin ? 33000 : 0, .trace = model_line, .trace_us = every,
 	};
@@ -134,6 +173,11 @@ int main(int argc, char **argv)
 		}
 		mc.f_ref = ratio * plat.base / 1024.0;
 	}
+	atexit(dvfs_trace_stop);
+	if (dvfs_trace_start()) {
+		fprintf(stderr, "sugov_trace: cannot trace intel_pstate's requests\n");
+		return 1;
+	}
 
 	task = dvfs_start_fixed_work(cpus, n, cpu, PERIOD_US, PERIOD_US * w / plat.turbo[L1C],
 				     &iters);
@@ -144,44 +188,53 @@ int main(int argc, char **argv)
 	if (spin)
 		spinner = dvfs_spawn_idle_spinner(cpus[0]);
 	if ((spin && spinner < 0) || dvfs_cpufreq_write(cpu, "scaling_governor", "schedutil") ||
-	    fi_read_u64(RATE_LIMIT, &rate)) {
+	    fi_read_u64(RATE_LIMIT, &rate) || dvfs_trace_clear(cpu)) {
 		fprintf(stderr, "sugov_trace: cannot put CPU %d under schedutil\n", cpu);
 		fi_reap(spinner);
 		fi_reap(task);
 		return 1;
 	}
 	mc.rate_us = rate;
-	printf("# platform %s %u..%u MHz, %sinvariant, CPU %d under schedutil",
-	       plat.name, plat.min, plat.turbo[L1C], invariant ? "" : "not ", cpu);
-	printf(" (rate limit %.0f us)%s\n", mc.rate_us,
+	printf("# platform: model %u, %u..%u MHz, %sinvariant, CPU %d under schedutil",
+	       dvfs_msrs.model, plat.min, plat.turbo[L1C], invariant ? "" : "not ", cpu);
+	printf(" (intel_cpufreq%s, rate limit %.0f us)%s\n", hwp ? " with HWP" : "", mc.rate_us,
 	       spin ? ", the first CPU busy (cap: the 2-core turbo)" : "");
 	fi_sleep_us(SETTLE_US);
 	t0 = fi_now_us();
-	if (fi_read_sched_ns(task, "se.sum_exec_runtime", &ran0) ||
-	    dvfs_read_state(cpu, counter_keys, c0, 2))
+	req0 = dvfs_msr_request(cpu, hwp);
+	if (!req0 || fi_read_sched_ns(task, "se.sum_exec_runtime", &ran0) ||
+	    dvfs_read_am(cpu, &a0, &m0, &bracket))
 		goto fail;
-	while ((t = fi_now_us()) < t0 + ms * 1000) {
-		if (dvfs_read_state(cpu, state_keys, st, 2) ||
-		    fi_read_sched_field(task, "se.avg.util_avg", &u) ||
-		    fi_read_task_util_est(task, &est))
+	while (fi_now_us() < t0 + ms * 1000) {
+		smp[samples].us = fi_now_us();
+		r = runnable(task);
+		if (r < 0 || fi_read_sched_field(task, "se.avg.util_avg", &smp[samples].util) ||
+		    fi_read_task_util_est(task, &smp[samples].est))
 			goto fail;
-		printf("cpu,%d,%.1f,%llu,%llu,%lld,%lld\n", invariant, (t - t0) / 1000.0, st[0],
-		       st[1], u, st[1] ? est : 0);
-		req_sum += st[0];
-		samples++;
+		smp[samples++].runnable = r;
 		/* On a schedule: a sample takes time too */
-		t = fi_now_us();
-		if (t < t0 + samples * every)
-			fi_sleep_us(t0 + samples * every - t);
+		if (fi_now_us() < t0 + samples * every)
+			fi_sleep_us(t0 + samples * every - fi_now_us());
 	}
 	if (fi_read_sched_ns(task, "se.sum_exec_runtime", &ran1) ||
-	    dvfs_read_state(cpu, counter_keys, c1, 2) || c1[1] == c0[1])
+	    dvfs_read_am(cpu, &a1, &m1, &bracket) || m1 == m0)
 		goto fail;
 	ran = (ran1 - ran0) / 1000.0 / (fi_now_us() - t0) * PERIOD_US;
 	/* In C0, MPERF counts at the base frequency's rate, APERF at f_eff */
-	eff = (double)(c1[0] - c0[0]) / (c1[1] - c0[1]) * plat.base;
+	eff = (double)(a1 - a0) / (m1 - m0) * plat.base;
+	nev = dvfs_trace_requests(cpu, ev, MAX_EVENTS);
 	fi_reap(spinner);
 	fi_reap(task);
+	if (nev < 0)
+		return 1;
+	for (i = 0; i < samples; i++) {
+		unsigned int req = req_at(smp[i].us, ev, nev, req0);
+
+		printf("cpu,%d,%.1f,%u,%u,%lld,%lld\n", invariant, (smp[i].us - t0) / 1000.0, req,
+		       smp[i].runnable ? (req < cap ? req : cap) : 0, smp[i].util,
+		       smp[i].runnable ? smp[i].est : 0);
+		req_sum += req;
+	}
 
 	/* The model for the work rate seen: the running time at the mean C0 frequency */
 	printf("# the CPU: the task ran %.0f us every %d us at %.0f MHz in C0 (w %.0f MHz,",
