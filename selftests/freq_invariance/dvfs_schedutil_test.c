@@ -969,7 +969,7 @@ int main(void)
 	const char *margin_env;
 	struct fi_test plan[ARRAY_SIZE(tests)];
 	char buf[64], gov[256];
-	uint64_t inv, kratio = 0, pm;
+	uint64_t inv, kratio = 0;
 	size_t n = 0;
 	int i;
 
@@ -1042,9 +1042,7 @@ int main(void)
 	    strcmp(buf, "intel_cpufreq"))
 		ksft_exit_skip("CPU %d: cpufreq driver %s, not intel_cpufreq, whose requests %s\n",
 			       test_cpu, buf, "the expectations resolve");
-	if (dvfs_msr_read(test_cpu, MSR_IA32_PM_ENABLE, &pm))
-		pm = 0;
-	hwp = pm & 1;
+	hwp = dvfs_hwp_enabled(test_cpu);
 	fi_info("CPU %d under intel_cpufreq%s\n", test_cpu,
 		!hwp ? "" : invariant ? " with HWP: schedutil writes HWP's desired ratio" :
 		" with HWP, not invariant: schedutil's fast switch writes the request as HWP's minimum and desired ratios");

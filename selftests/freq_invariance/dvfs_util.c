@@ -1074,6 +1074,14 @@ int dvfs_trace_requests(int cpu, struct dvfs_req *ev, int max)
 	return nr_ev;
 }
 
+/* Whether @cpu's HWP is enabled (IA32_PM_ENABLE bit 0; false if unread) */
+bool dvfs_hwp_enabled(int cpu)
+{
+	uint64_t v;
+
+	return !dvfs_msr_read(cpu, MSR_IA32_PM_ENABLE, &v) && (v & 1);
+}
+
 /*
  * The request @cpu holds, by its MSR (with @hwp, IA32_HWP_REQUEST's
  * desired ratio; else IA32_PERF_CTL's), in MHz: 0 if it cannot be read

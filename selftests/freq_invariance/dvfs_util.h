@@ -136,4 +136,5 @@ void dvfs_trace_stop(void);
 int dvfs_trace_clear(int cpu);
 int dvfs_trace_requests(int cpu, struct dvfs_req *ev, int max);
 unsigned int dvfs_msr_request(int cpu, bool hwp);
+bool dvfs_hwp_enabled(int cpu);
 #endif

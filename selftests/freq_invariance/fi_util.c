@@ -910,6 +910,25 @@ void fi_reap(pid_t pid)
 }
 
 /*
+ * Task @pid's state letter in /proc/PID/stat (R, S, D, ...), read through
+ * its kept descriptor; 0 if it cannot be read
+ */
+char fi_task_state(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fi_fopen_read(path);
+	if (!f)
+		return 0;
+	p = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	p = p ? strrchr(buf, ')') : NULL;	/* comm may hold anything */
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/*
  * The PID of a task whose comm is @comm and, unless @ppid is 0, whose
  * parent is @ppid; 0 if none
  */

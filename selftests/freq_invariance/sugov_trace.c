@@ -68,18 +68,6 @@ static struct {
 } smp[MAX_SAMPLES];
 static struct dvfs_req ev[MAX_EVENTS];
 
-/* Whether @pid is runnable (state R in /proc/PID/stat): 1, 0, or -1 */
-static int runnable(pid_t pid)
-{
-	char path[64], buf[512], *p;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if (fi_read_line(path, buf, sizeof(buf)))
-		return -1;
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] == 'R' : -1;
-}
-
 /* The request held at @us: the last traced before it, else the first's "from" or @req0 */
 static unsigned int req_at(double us, const struct dvfs_req *e, int n, unsigned int req0)
 {
@@ -100,8 +88,8 @@ int main(int argc, char **argv)
 		{}
 	};
 	double w = 0, ms = 400, every = 4000, req_sum = 0, ran, eff, t0;
-	int cpus[64], n, cpu, opt, samples = 0, nev, i, r;
-	uint64_t a0, m0, a1, m1, bracket, inv, rate, pm;
+	int cpus[64], n, cpu, opt, samples = 0, nev, i;
+	uint64_t a0, m0, a1, m1, bracket, inv, rate;
 	unsigned int req0, cap;
 	struct sugov_result m;
 	struct sugov_cfg mc;
@@ -109,6 +97,7 @@ int main(int argc, char **argv)
 	long long ran0, ran1;
 	const char *why;
 	bool spin = false, hwp;
+	char st;
 	pid_t task, spinner = -1;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -157,7 +146,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	cpu = cpus[n - 1];
-	hwp = !dvfs_msr_read(cpu, MSR_IA32_PM_ENABLE, &pm) && (pm & 1);
+	hwp = dvfs_hwp_enabled(cpu);
 	cap = spin ? plat.turbo[L2C] : plat.turbo[L1C];
 	mc = (struct sugov_cfg){
 		.min = plat.min, .top = plat.turbo[L1C], .step = 100, .cap = cap,
@@ -207,11 +196,11 @@ int main(int argc, char **argv)
 		goto fail;
 	while (fi_now_us() < t0 + ms * 1000) {
 		smp[samples].us = fi_now_us();
-		r = runnable(task);
-		if (r < 0 || fi_read_sched_field(task, "se.avg.util_avg", &smp[samples].util) ||
+		st = fi_task_state(task);
+		if (!st || fi_read_sched_field(task, "se.avg.util_avg", &smp[samples].util) ||
 		    fi_read_task_util_est(task, &smp[samples].est))
 			goto fail;
-		smp[samples++].runnable = r;
+		smp[samples++].runnable = st == 'R';
 		/* On a schedule: a sample takes time too */
 		if (fi_now_us() < t0 + samples * every)
 			fi_sleep_us(t0 + samples * every - fi_now_us());

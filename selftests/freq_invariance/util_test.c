@@ -283,23 +283,15 @@ static void spin_running_ms(int ms)
  */
 static int wait_sleeping_state(pid_t pid, int ms, char *state)
 {
-	char path[64], buf[256], *p;
 	uint64_t start = fi_now_us();
-	FILE *f;
 
-	*state = '?';
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
 	do {
-		f = fi_fopen_read(path);
-		if (!f)
+		*state = fi_task_state(pid);
+		if (!*state) {
+			*state = '?';
 			return -1;
-		p = fgets(buf, sizeof(buf), f);
-		fclose(f);
-		p = p ? strrchr(buf, ')') : NULL;	/* comm may hold anything */
-		if (!p || p[1] != ' ')
-			return -1;
-		*state = p[2];
-		if (p[2] == 'S')
+		}
+		if (*state == 'S')
 			return 0;
 		fi_sleep_us(100);
 	} while (fi_now_us() - start < ms * 1000ULL);
