@@ -69,7 +69,7 @@ GUEST      = qemu/run -t $(GUEST_TIMEOUT)
 # Built-in KUnit suites that must report at boot (config/debug.config),
 # each with its number of cases (a parameterized case's parameters each
 # count), none of which may skip.
-KUNIT_SUITES := intel_pstate_hwp_boost=19 x86_dvfs_emu=6
+KUNIT_SUITES := intel_pstate_hwp_boost=19
 
 # make test's boots, in order (TEST_BOOTS). Each boot B has:
 #   B_WHAT    its name in make test's output
@@ -92,51 +92,34 @@ KUNIT_SUITES := intel_pstate_hwp_boost=19 x86_dvfs_emu=6
 # (the main boot's, test). make boots-table prints them as
 # docs/platform.md's table, which a host test (tests/run) holds to this
 # list.
-TEST_BOOTS := main dvfs slowdown \
+TEST_BOOTS := main \
 	      vmm-skl vmm-notrl vmm-skx vmm-icx vmm-glm vmm-turbo-off vmm-active vmm-hwp \
 	      vmm-hwp-passive vmm-icount vmm-slowdown-off vmm-stock
-# The plain guest (-cpu max): the kselftests and the KUnit suites. No
-# DVFS there: hwp_boost_test needs HWP (vmm-hwp gives it), the
-# dvfs_* tests a DVFS platform (QEMU's, or for dvfs_test and
-# dvfs_slowdown_test the in-guest one: the other boots), and they skip,
-# saying why; any other skip fails make test.
+# The plain guest: the kselftests and the KUnit suites. No DVFS there:
+# hwp_boost_test needs HWP (vmm-hwp gives it), the dvfs_* tests and the
+# platform's tests QEMU's DVFS platform (the other boots), and they skip,
+# saying why; any other skip fails make test. Under TCG -cpu max as an
+# Intel part on the project's QEMU: with another vendor and no invariant
+# TSC (TCG has none) Linux takes the vCPUs' TSCs for unsynchronized and
+# marks them unstable (ACCEL=kvm: the host's CPU).
 main_WHAT   := main boot
-main_QEMU   :=
+main_QEMU   := $(if $(filter kvm,$(ACCEL)),,CPU=max,vendor=GenuineIntel)
 main_PARAMS :=
 main_CASES  := util_test=2 debugfs_test=9 invariance_test=6
-main_SKIPS  := hwp_boost_test dvfs_test dvfs_pelt_test \
-	       dvfs_slowdown_test dvfs_wobbly_test dvfs_turbo_ref_test \
+main_SKIPS  := hwp_boost_test dvfs_pelt_test dvfs_wobbly_test dvfs_turbo_ref_test \
 	       dvfs_schedutil_test aperfmperf_test intel_pstate_test cpu_speed_test
-main_SKIP_WHY := aperfmperf_test=not.an.Intel.CPU intel_pstate_test=not.an.Intel.CPU \
-		 cpu_speed_test=not.an.Intel.CPU \
+main_SKIP_WHY := $(foreach t,dvfs_pelt_test dvfs_wobbly_test dvfs_turbo_ref_test \
+		   dvfs_schedutil_test aperfmperf_test cpu_speed_test,$(t)=no.APERF/MPERF.in.CPUID) \
+		 intel_pstate_test=intel_pstate.cannot.load \
 		 hwp_boost_test=intel_pstate.not.loaded
-# The DVFS boots: an Intel family 6 CPU (a Kaby Lake: intel_pstate leaves
-# it alone without HWP) on the emulated DVFS platform
-# (CONFIG_X86_DVFS_EMULATION), always TCG (the host's CPU is not such a
-# part, so not even under ACCEL=kvm). Only their own tests run there,
-# and none may skip.
-KABY_LAKE := max,vendor=GenuineIntel,family=6,model=158
-# Four CPUs, so that the turbo limits of 1, 2 and 4 active cores are
-# seen, on the part the x86 invariance commit measured.
-dvfs_WHAT   := emulated-DVFS boot
-dvfs_QEMU   := ACCEL=tcg CPU=$(KABY_LAKE) SMP=4
-dvfs_PARAMS := dvfs_emu=e5-2670v3
-dvfs_CASES  := dvfs_test=8
+main_VMM    := project
 # A platform with a steep turbo curve: two busy cores are capped at 3000
 # MHz, 3/4 of the 1-core turbo (no shipped profile has the 2-core limit
 # below the 1-core one).
 STEEP_PLATFORM := 1200,2300,4000,3000,2800,2600
 comma := ,
-# The CPUs' slowdown, timed on the wall clock: that needs a vCPU whose
-# speed is steady, which multi-threaded TCG's is not (it follows the
-# host's load). Under -icount the guest's clock counts instructions
-# (one vCPU: a second does not come up under QEMU 7.2's icount).
-slowdown_WHAT   := emulated-DVFS icount boot
-slowdown_QEMU   := ACCEL=tcg ICOUNT=shift=0,sleep=off SMP=1 CPU=$(KABY_LAKE)
-slowdown_PARAMS := dvfs_emu=e5-2670v3
-slowdown_CASES  := dvfs_slowdown_test=1
 
-# QEMU's DVFS platform (patches/qemu): the same parts, given by QEMU as
+# QEMU's DVFS platform (patches/qemu): the parts, given by QEMU as
 # hardware gives them (CPUID leaf 6, the MSRs), and the unmodified kernel
 # code on them. aperfmperf_test and intel_pstate_test take their
 # expectations from CPUID, the MSRs, the command line and the part the
@@ -261,7 +244,7 @@ DVFS_BOOTS := $(filter-out main,$(TEST_BOOTS))
 boot-dir = $(if $(filter main,$(1)),test,test-$(1))
 # $(call boot-env,B): the environment qemu/run boots B with, the user's
 # APPEND first, then the boot's own parameters
-boot-env = $($(1)_QEMU)$(if $(filter project,$($(1)_VMM)), QEMU="$$(cat $(BUILD)/qemu.path)" TSC_STABLE=1 QEMU_INFO=dvfs) APPEND="$(strip $(APPEND) $($(1)_PARAMS))"
+boot-env = $($(1)_QEMU)$(if $(filter project,$($(1)_VMM)), QEMU="$$(cat $(BUILD)/qemu.path)" TSC_STABLE=1$(if $(findstring x-dvfs,$($(1)_QEMU)), QEMU_INFO=dvfs)) APPEND="$(strip $(APPEND) $($(1)_PARAMS))"
 boot-progs = $(foreach c,$($(1)_CASES),$(firstword $(subst =, ,$(c))))
 boot-args = $(addprefix --expect-cases ,$($(1)_CASES)) \
 	    $(addprefix --expect-skip ,$($(1)_SKIPS)) \
@@ -384,7 +367,7 @@ check-host: $(KSRC)/.git
 # the KUnit suites in the main boot's guest booted with KERNEL, judged;
 # fails naming NAME, and records why in WHY (qemu/verdict).
 define guest-test
-	@mkdir -p $(dir $(2)); rc=0; qemu/run -t $(3) -o $(2) $(1) "$$(cat $(BUILD)/rootfs.path)" \
+	@mkdir -p $(dir $(2)); rc=0; $(call boot-env,main) qemu/run -t $(3) -o $(2) $(1) "$$(cat $(BUILD)/rootfs.path)" \
 		-- make -C selftests run_tests 2> $(2).err || rc=$$?; \
 	mv -f $(2).err $(2)/guest.err 2>/dev/null || true; cat $(2)/guest.err >&2 2>/dev/null; \
 	qemu/tap-summary $(call boot-args,main) $(2)/output.log \
@@ -421,7 +404,6 @@ define dvfs-test
 		echo "tap-summary: failed: the host's view (info dvfs) shows $${n:-no} vCPUs$(comma) the boot has $(patsubst SMP=%,%,$(filter SMP=%,$($(5)_QEMU)))" >> $(2)/summary.err; };) \
 	cat $(2)/summary.err >&2; cat $(2)/summary; \
 	if [ $$rc -ne 0 ]; then \
-		grep -a 'dvfs_emu: ' $(2)/console.log | grep -v 'pass:' | sed 's/^/  /' >&2; \
 		echo "$(4) ($($(5)_WHAT)): FAIL (guest results: $(2))" >&2; \
 		qemu/verdict why $(6) "the $($(5)_WHAT)" $(2); \
 	fi; \
@@ -504,26 +486,28 @@ kernel-kasan: deps $(KOBJ_KASAN)/.config
 $(KOBJ_KASAN)/.config: $(FRAGMENTS) config/kasan.config $(SERIES_STAMP) scripts/kconfig
 	@scripts/kconfig $(KSRC) $(KOBJ_KASAN) $(FRAGMENTS) config/kasan.config
 
-## test-kasan      make test's guest run on the KASAN kernel (slow: its own
-##                 build, a guest several times slower; not part of make test)
+## test-kasan      make test's main boot and its HWP boot (vmm-hwp: the
+##                 series' intel_pstate code) on the KASAN kernel (slow: its
+##                 own build, guests several times slower; not part of make
+##                 test)
 # no5lvl: with 5-level paging, KASAN's shadow bounds depend on the LA57
 # feature bit, which identify_cpu() clears for a moment at boot; an
 # interrupt there gets a false "wild-memory-access" report (the base
 # kernel's: docs/testing.md, KASAN). QEMU's -cpu max has LA57.
 test-kasan: export override APPEND += no5lvl
-test-kasan: deps check-host kernel-kasan selftests rootfs
+test-kasan: deps check-host kernel-kasan selftests rootfs qemu
 	@rm -f $(RESULTS)/make-test-kasan.why; rc=0; \
 	$(MAKE) --no-print-directory test-kasan-steps APPEND="$(APPEND)" || rc=$$?; \
 	qemu/verdict end "make test-kasan" $$rc $(RESULTS)/make-test-kasan.why \
-		$(RESULTS)/test-kasan $(RESULTS)/test-kasan-dvfs
+		$(RESULTS)/test-kasan $(RESULTS)/test-kasan-vmm-hwp
 
 test-kasan-steps:
 	$(call guest-test,$(KOBJ_KASAN)/arch/x86/boot/bzImage,$(RESULTS)/test-kasan,$(KASAN_TIMEOUT),make test-kasan,$(RESULTS)/make-test-kasan.why)
-	$(call dvfs-test,$(KOBJ_KASAN)/arch/x86/boot/bzImage,$(RESULTS)/test-kasan-dvfs,$(KASAN_TIMEOUT),make test-kasan,dvfs,$(RESULTS)/make-test-kasan.why)
+	$(call dvfs-test,$(KOBJ_KASAN)/arch/x86/boot/bzImage,$(RESULTS)/test-kasan-vmm-hwp,$(KASAN_TIMEOUT),make test-kasan,vmm-hwp,$(RESULTS)/make-test-kasan.why)
 
 ## docs            the kernel documentation the postings change (sched-debug.rst,
-##                 sched-capacity.rst, intel_pstate.rst, kernel-parameters.txt),
-##                 from the patched tree into build/docs (HTML with docutils)
+##                 sched-capacity.rst, intel_pstate.rst), from the patched
+##                 tree into build/docs (HTML with docutils)
 docs: $(SERIES_STAMP)
 	@scripts/docs $(KSRC) $(BUILD)/docs$(SFX) $(POSTINGS)
 
@@ -562,12 +546,14 @@ bench: deps series selftests rootfs
 	@JOBS=$(JOBS) scripts/bench $(KSRC) "$$(cat $(BUILD)/rootfs.path)" $(RESULTS)/bench
 
 ## experiment      the article's experiment (slow, not part of make test):
-##                 schedutil on the emulated DVFS platform with the 1-core,
-##                 4-core and all-core turbo references and without
-##                 invariance, a periodic mix and a build at 1 and 2 busy
-##                 CPUs (report in build/results/experiment)
-experiment: deps all
-	@scripts/experiment $(KERNEL) "$$(cat $(BUILD)/rootfs.path)" $(RESULTS)/experiment
+##                 schedutil on QEMU's DVFS platform with the 1-core and
+##                 4-core turbo references (the parts whose boot code
+##                 picks them) and without invariance, a periodic mix and
+##                 a build at 1 and 2 busy CPUs (report in
+##                 build/results/experiment)
+experiment: deps all qemu
+	@QEMU="$$(cat $(BUILD)/qemu.path)" VMM_CPU="$(VMM_CPU)" VMM_HWP="$(VMM_HWP)" \
+		scripts/experiment $(KERNEL) "$$(cat $(BUILD)/rootfs.path)" $(RESULTS)/experiment
 
 ## check-prefixes  build every prefix of the series (slow: not in make test);
 ##                 FROM=k starts at the k-th

@@ -5,8 +5,7 @@
  * The platform is the architectural one (QEMU's x-dvfs, or hardware): the
  * part is read from the MSRs (/dev/cpu/N/msr) and the reference from the
  * design's rule for that model (dvfs_util.c's dvfs_max_freq_ratio()),
- * never from what the kernel says of itself; or, booted with dvfs_emu=,
- * the in-guest emulation, whose max_freq_ratio is the kernel's.
+ * never from what the kernel says of itself.
  *
  * A periodic task (SCHED_OTHER, pinned to one CPU) does a fixed amount of
  * work every 16 ms: a counted loop that takes 20% of the period at the
@@ -42,19 +41,19 @@
  * A second task is busy for 20% of each period by the clock instead: it
  * does less work as f drops, and its util_avg is the model's for the
  * running time it is seen to have at the same scale, at 4 frequencies,
- * within the same bars. On the architectural platform stress-ng drives
- * such duty cycles too (--cpu-load, at 2 loads and 3 frequencies: the
- * lowest, one between it and f_ref, the top), judged alike; where
- * stress-ng is not installed, that case says so and skips.
+ * within the same bars. stress-ng drives such duty cycles too
+ * (--cpu-load, at 2 loads and 3 frequencies: the lowest, one between it
+ * and f_ref, the top), judged alike; where stress-ng is not installed,
+ * that case says so and skips.
  *
- * The second expectation is for a boot whose turbo ratios read 0
- * (dvfs_emu_no_turbo_ratios), where the boot code must refuse invariance
+ * The second expectation is for a part whose turbo ratios read 0 (QEMU's
+ * x-dvfs-turbo-ratios-hidden), where the boot code must refuse invariance
  * ("base or turbo ratio reads 0"); a second test, run only in that boot,
  * checks the refusal. DVFS_PELT_EXPECT=invariant or not_invariant forces
  * the expectation (a control run by hand: each must fail in the other
  * boot); DVFS_PELT_FREQS=MHz,... chooses the frequencies (make run's
- * demonstration). Skips, as expected, on a CPU without APERF/MPERF booted
- * without dvfs_emu=; needs two CPUs.
+ * demonstration). Skips, as expected, on a CPU without APERF/MPERF; needs
+ * two CPUs.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -469,24 +468,19 @@ static int test_stress_ng(void)
 
 /*
  * In the boot with the turbo ratios withheld: the boot code refused
- * invariance for that reason, a busy CPU below the base keeps freq_scale
- * 1024, and the turbo reference cannot be chosen (-ENODEV).
+ * invariance for that reason, and a busy CPU below the base keeps
+ * freq_scale 1024.
  */
 static int test_refused(void)
 {
 	char buf[128], path[128];
-	int ret = KSFT_PASS, err;
+	int ret = KSFT_PASS;
 	uint64_t scale = 0;
 	pid_t pid;
 
 	if (fi_read_line(FI_DEBUGFS "/status", buf, sizeof(buf)) ||
 	    strcmp(buf, "off: base or turbo ratio reads 0")) {
 		fi_err("status \"%s\", want \"off: base or turbo ratio reads 0\"", buf);
-		ret = KSFT_FAIL;
-	}
-	if (!dvfs_reference_refused(&err)) {
-		fi_err("choosing a reference with invariance off: %s, want ENODEV",
-		       err ? strerror(-err) : "accepted");
 		ret = KSFT_FAIL;
 	}
 	pid = fi_spawn_spinner(test_cpu);
@@ -545,16 +539,12 @@ int main(void)
 
 	/* Each line as it comes: a timeout should not swallow them */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	dvfs_begin_arch();
-	if (dvfs_arch) {
-		ratio = dvfs_max_freq_ratio(&dvfs_msrs);
-		withheld = !ratio;
-		fi_info("model %u, from its MSRs: min %u, base %u, 1-core turbo %u MHz%s\n",
-			dvfs_msrs.model, plat.min, plat.base, plat.turbo[L1C],
-			withheld ? "; no reference: the boot code must refuse invariance" : "");
-	} else {
-		withheld = dvfs_cmdline_has("dvfs_emu_no_turbo_ratios");
-	}
+	dvfs_begin();
+	ratio = dvfs_max_freq_ratio(&dvfs_msrs);
+	withheld = !ratio;
+	fi_info("model %u, from its MSRs: min %u, base %u, 1-core turbo %u MHz%s\n",
+		dvfs_msrs.model, plat.min, plat.base, plat.turbo[L1C],
+		withheld ? "; no reference: the boot code must refuse invariance" : "");
 	want.inv = !withheld;
 	if (expect && (strcmp(expect, "invariant") && strcmp(expect, "not_invariant")))
 		ksft_exit_fail_msg("DVFS_PELT_EXPECT=%s: want invariant or not_invariant\n",
@@ -567,14 +557,11 @@ int main(void)
 		want.inv = !strcmp(expect, "invariant");
 		fi_info("DVFS_PELT_EXPECT=%s: a control run\n", expect);
 	}
-	if (!dvfs_arch && !withheld && fi_read_u64(FI_DEBUGFS "/max_freq_ratio", &ratio))
-		ksft_exit_fail_msg("cannot read max_freq_ratio\n");
 	/* Without a reference, the other hypothesis's: as the platform would give */
 	if (!ratio)
 		ratio = plat.turbo[L4C] * 1024ULL / plat.base;
 	fi_info("max_freq_ratio %llu (%s)\n", (unsigned long long)ratio,
-		withheld ? "the control's" :
-		dvfs_arch ? "the design's for this part" : "the kernel's");
+		withheld ? "the control's" : "the design's for this part");
 	want.ratio = ratio;
 	want.name = want.inv ? "invariant, scale min(f / f_ref, 1)" : "not invariant, scale 1";
 	/*
@@ -590,14 +577,9 @@ int main(void)
 	} else {
 		ctl[nr_ctl++] = (struct hyp){ "scale min(f / f_ref, 1)", true, ratio };
 	}
-	/*
-	 * The refusal is checked only where it must happen; stress-ng drives
-	 * the architectural platform (dvfs_emu='s slowdown in the tick breaks
-	 * its slices)
-	 */
+	/* The refusal is checked only where it must happen */
 	for (i = 0; i < ARRAY_SIZE(tests); i++)
-		if ((tests[i].fn != test_refused || withheld) &&
-		    (tests[i].fn != test_stress_ng || dvfs_arch))
+		if (tests[i].fn != test_refused || withheld)
 			plan[n++] = tests[i];
 	nr_cpus = dvfs_setup_cpus(cpus, ARRAY_SIZE(cpus), true, &why);
 	if (nr_cpus < 0)

@@ -105,9 +105,9 @@
  * must tell apart (the case below 0.8 c fails); DVFS_SCHEDUTIL_CUR_MARGIN=0
  * or 1 takes 6.1's or 6.8's non-invariant formula whatever the kernel
  * (the other kernel's: the 67% case fails). Skips, saying why, without
- * APERF/MPERF, with dvfs_emu= (the emulated platform), with turbo
- * disabled, without intel_cpufreq, and where neither test applies; needs
- * two CPUs, tracefs (CONFIG_FTRACE), root and CONFIG_X86_MSR.
+ * APERF/MPERF, with turbo disabled, without intel_cpufreq, and where
+ * neither test applies; needs two CPUs, tracefs (CONFIG_FTRACE), root and
+ * CONFIG_X86_MSR.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -974,9 +974,7 @@ int main(void)
 	int i;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	dvfs_begin_arch();
-	if (!dvfs_arch)
-		ksft_exit_skip("dvfs_emu=: runs on a platform with APERF/MPERF of its own\n");
+	dvfs_begin();
 	if (dvfs_msrs.misc_enable & MISC_ENABLE_TURBO_DISABLE)
 		ksft_exit_skip("turbo disabled: no turbo limit to cap two busy CPUs, and %s\n",
 			       "the fixed point is the boots' with turbo");

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The emulated DVFS platform (dvfs_emu=) as the tests see it: the platform
- * the command line names, its debugfs files, and its cpufreq driver.
+ * The DVFS platform as the tests see it: the architectural one (QEMU's
+ * x-dvfs, or hardware), from CPUID, the MSRs, cpufreq's sysfs and
+ * intel_pstate's trace event, and the part the boot names (fi_platform=).
  */
 #define _GNU_SOURCE
 #include <cpuid.h>
@@ -13,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "kselftest.h"
@@ -24,48 +24,14 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif
 
-/* The profiles' published figures (Documentation/scheduler/sched-debug.rst) */
+/* The named parts' published figures, in MHz */
 static const struct platform profiles[] = {
 	{ "e5-2670v3", 1200, 2300, { 3100, 3100, 2800, 2600 } },
 	{ "e3-1240v5", 800, 3500, { 3900, 3900, 3700, 3700 } },
 };
 
 struct platform plat;
-bool dvfs_arch;
 struct dvfs_msrs dvfs_msrs;
-
-/*
- * The platform dvfs_emu= on the kernel command line names, in plat: 0, 1
- * when there is none, -1 when it is not one.
- */
-int dvfs_platform_from_cmdline(void)
-{
-	char line[4096], *p, *end;
-	FILE *f = fopen("/proc/cmdline", "r");
-	size_t i;
-
-	if (!f || !fgets(line, sizeof(line), f)) {
-		if (f)
-			fclose(f);
-		return -1;
-	}
-	fclose(f);
-	p = strstr(line, "dvfs_emu=");
-	if (!p)
-		return 1;
-	p += strlen("dvfs_emu=");
-	end = p + strcspn(p, "\n\t ");
-	*end = 0;
-	for (i = 0; i < ARRAY_SIZE(profiles); i++)
-		if (!strcmp(p, profiles[i].name)) {
-			plat = profiles[i];
-			return 0;
-		}
-	plat.name = "explicit";
-	return sscanf(p, "%u,%u,%u,%u,%u,%u", &plat.min, &plat.base,
-		      &plat.turbo[0], &plat.turbo[1], &plat.turbo[2],
-		      &plat.turbo[3]) == 6 ? 0 : -1;
-}
 
 /*
  * fi_platform=PROFILE[+turbo-off] on the kernel command line (which only
@@ -152,32 +118,6 @@ bool dvfs_cmdline_has(const char *word)
 			found = !strcmp(tok, word);
 	fclose(f);
 	return found;
-}
-
-/*
- * Whether this boot has the platform: 0 (in plat); 1, skip: booted
- * without dvfs_emu=; -1, fail: dvfs_emu= is not a platform, or was asked
- * for at boot and the kernel or the CPU refused it. @why says which.
- */
-int dvfs_booted(const char **why)
-{
-	struct stat st;
-	int ret = dvfs_platform_from_cmdline();
-
-	if (ret > 0) {
-		*why = "booted without dvfs_emu= (make test boots the platform on its own)";
-		return 1;
-	}
-	if (ret < 0) {
-		*why = "dvfs_emu= on the command line is not a platform";
-		return -1;
-	}
-	if (stat(EMU_DIR, &st)) {
-		*why = "booted with dvfs_emu= but no " EMU_DIR
-		       ": CONFIG_X86_DVFS_EMULATION=n, or refused (dmesg | grep dvfs_emu)";
-		return -1;
-	}
-	return 0;
 }
 
 /*
@@ -391,32 +331,6 @@ const char *dvfs_intel_aperfmperf(unsigned int *model)
 	return NULL;
 }
 
-/* /proc/cpuinfo's value of @key for CPU 0 */
-int dvfs_cpuinfo_field(const char *key, char *buf, size_t size)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[4096];
-	size_t n = strlen(key);
-	int ret = -ENOENT;
-
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, key, n) && (line[n] == ' ' || line[n] == '\t')) {
-			char *v = strchr(line, ':');
-
-			if (v) {
-				snprintf(buf, size, "%s", v + 2);
-				buf[strcspn(buf, "\n")] = 0;
-				ret = 0;
-			}
-			break;
-		}
-	}
-	fclose(f);
-	return ret;
-}
-
 /* CPU @cpu's cpufreq file @name: read into @buf, or written with @val */
 int dvfs_cpufreq_read(int cpu, const char *name, char *buf, size_t size)
 {
@@ -460,35 +374,6 @@ int dvfs_set_req(int cpu, unsigned int mhz)
 }
 
 /*
- * @n unsigned values of @cpu's debugfs state, in one snapshot: the ones
- * named by @keys into @vals. 0, or -1 if one is missing.
- */
-int dvfs_read_state(int cpu, const char * const *keys, unsigned long long *vals, int n)
-{
-	char path[128], line[128], key[32];
-	unsigned long long v;
-	int found = 0, i;
-	FILE *f;
-
-	snprintf(path, sizeof(path), EMU_DIR "/cpu%d/state", cpu);
-	f = fi_fopen_read(path);
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%31s %llu", key, &v) != 2)
-			continue;
-		for (i = 0; i < n; i++) {
-			if (!strcmp(key, keys[i])) {
-				vals[i] = v;
-				found |= 1 << i;
-			}
-		}
-	}
-	fclose(f);
-	return found == (1 << n) - 1 ? 0 : -1;
-}
-
-/*
  * A spinner on @cpu at SCHED_IDLE: it keeps the CPU in C0, so active for
  * the turbo limits, and gives way at once to anything else there (a
  * test's sampler). Its pid, or -1.
@@ -505,22 +390,16 @@ pid_t dvfs_spawn_idle_spinner(int cpu)
 	return pid;
 }
 
-/*
- * The platform's request for @cpu: debugfs on dvfs_emu=, the userspace
- * governor's setting on the architectural platform
- */
-int dvfs_get_req(int cpu, unsigned int *mhz)
+/* The request @cpu holds under the userspace governor: scaling_setspeed */
+static int dvfs_get_req(int cpu, unsigned int *mhz)
 {
 	char path[128];
 	uint64_t v;
 
-	if (dvfs_arch)
-		snprintf(path, sizeof(path), CPUFREQ_DIR "/scaling_setspeed", cpu);
-	else
-		snprintf(path, sizeof(path), EMU_DIR "/cpu%d/requested_mhz", cpu);
+	snprintf(path, sizeof(path), CPUFREQ_DIR "/scaling_setspeed", cpu);
 	if (fi_read_u64(path, &v))
 		return -1;
-	*mhz = dvfs_arch ? v / 1000 : v;
+	*mhz = v / 1000;
 	return 0;
 }
 
@@ -541,12 +420,11 @@ static void dvfs_give_back(void)
 }
 
 /*
- * The @n CPUs in @cpus under the platform's cpufreq driver (dvfs-emu), or
- * intel_cpufreq over the emulated HWP (on the architectural platform, any
- * driver), and the userspace governor, their
- * governors and requests restored at exit: NULL, or what is wrong.
+ * The @n CPUs in @cpus under the userspace governor (of any cpufreq
+ * driver), their governors and requests restored at exit: NULL, or what
+ * is wrong.
  */
-const char *dvfs_take_cpus(const int *cpus, int n)
+static const char *dvfs_take_cpus(const int *cpus, int n)
 {
 	static char why[160];
 	int i;
@@ -554,13 +432,10 @@ const char *dvfs_take_cpus(const int *cpus, int n)
 	if (n > (int)ARRAY_SIZE(taken))
 		n = ARRAY_SIZE(taken);
 	for (i = 0; i < n; i++) {
-		char drv[32] = "none";
+		char drv[32];
 
-		if (dvfs_cpufreq_read(cpus[i], "scaling_driver", drv, sizeof(drv)) ||
-		    (!dvfs_arch && strcmp(drv, "dvfs-emu"))) {
-			snprintf(why, sizeof(why),
-				 "CPU %d: cpufreq driver \"%s\", not dvfs-emu (CONFIG_X86_DVFS_EMU_CPUFREQ=n?)",
-				 cpus[i], drv);
+		if (dvfs_cpufreq_read(cpus[i], "scaling_driver", drv, sizeof(drv))) {
+			snprintf(why, sizeof(why), "CPU %d: no cpufreq driver", cpus[i]);
 			return why;
 		}
 		taken[i] = cpus[i];
@@ -580,8 +455,8 @@ const char *dvfs_take_cpus(const int *cpus, int n)
 			return why;
 		}
 		if (dvfs_get_req(cpus[i], &saved_req[i])) {
-			snprintf(why, sizeof(why), "cannot read CPU %d's request (%s)", cpus[i],
-				 dvfs_arch ? "scaling_setspeed" : "requested_mhz");
+			snprintf(why, sizeof(why),
+				 "cannot read CPU %d's request (scaling_setspeed)", cpus[i]);
 			return why;
 		}
 	}
@@ -648,19 +523,6 @@ int dvfs_settled_scale(int cpu, unsigned int mhz, double lo, double hi, int read
 		}
 	}
 	return 0;
-}
-
-/*
- * Whether choosing the turbo reference is refused as while invariance is
- * off (-ENODEV; or there is no knob: CONFIG_X86_FREQ_SCALE_OVERRIDE=n).
- * Otherwise @err is what the write of "1c" gave (0: accepted).
- */
-bool dvfs_reference_refused(int *err)
-{
-	const char *ref = FI_DEBUGFS "/max_freq_ratio_reference";
-
-	*err = access(ref, F_OK) ? -ENODEV : fi_write_str(ref, "1c");
-	return *err == -ENODEV;
 }
 
 /*
@@ -732,7 +594,7 @@ pid_t dvfs_start_periodic(int cpu, unsigned int period_us, unsigned long n,
 }
 
 /* @pid's running time per @period_us over 20 periods, after 5 */
-int dvfs_ran_per_period(pid_t pid, unsigned int period_us, double *ran_us)
+static int dvfs_ran_per_period(pid_t pid, unsigned int period_us, double *ran_us)
 {
 	long long ran0, ran1;
 	uint64_t t0;
@@ -848,33 +710,29 @@ static void dvfs_platform_from_msrs(void)
 }
 
 /*
- * A test's start on either platform: dvfs_emu= (as dvfs_begin()), or,
- * without it, the architectural one (dvfs_arch): an Intel CPU whose CPUID
- * has APERF/MPERF, its part read from the MSRs (dvfs_msrs, plat), as on
- * QEMU's platform (x-dvfs) or hardware. Skips, saying why, on neither.
+ * A dvfs_* test's start: the TAP header, then the architectural platform:
+ * an Intel CPU whose CPUID has APERF/MPERF, its part read from the MSRs
+ * (dvfs_msrs, plat), as on QEMU's platform (x-dvfs) or hardware. Skips,
+ * saying why, where there is none; fails where its MSRs make no part.
  */
-void dvfs_begin_arch(void)
+void dvfs_begin(void)
 {
 	const char *why;
 	unsigned int model;
 
-	if (dvfs_platform_from_cmdline() <= 0) {
-		dvfs_begin();
-		return;
-	}
 	ksft_print_header();
 	why = dvfs_intel_aperfmperf(&model);
 	if (why)
-		ksft_exit_skip("no dvfs_emu=, and %s\n", why);
+		ksft_exit_skip("%s\n", why);
 	why = dvfs_arch_platform();
 	if (why)
 		ksft_exit_fail_msg("%s\n", why);
 }
 
 /*
- * The architectural platform without a test's start (dvfs_begin_arch()):
- * an Intel CPU whose CPUID has APERF/MPERF, its part from CPU 0's MSRs
- * into dvfs_msrs and plat, dvfs_arch set. NULL, or why not.
+ * The architectural platform without a test's start (dvfs_begin()): an
+ * Intel CPU whose CPUID has APERF/MPERF, its part from CPU 0's MSRs into
+ * dvfs_msrs and plat. NULL, or why not.
  */
 const char *dvfs_arch_platform(void)
 {
@@ -892,7 +750,6 @@ const char *dvfs_arch_platform(void)
 			 (unsigned long long)dvfs_msrs.plat_info);
 		return why;
 	}
-	dvfs_arch = true;
 	return NULL;
 }
 
@@ -914,24 +771,6 @@ int dvfs_turbo_from_part(void)
 	for (i = 0; i < LEVELS; i++)
 		plat.turbo[i] = part.turbo[i] * 100;
 	return 1;
-}
-
-/*
- * A dvfs_* test's start: the TAP header, then exit unless this boot has
- * the platform (skip, as expected, without dvfs_emu=; fail when
- * dvfs_emu= is there but the platform is not).
- */
-void dvfs_begin(void)
-{
-	const char *why;
-	int ret;
-
-	ksft_print_header();
-	ret = dvfs_booted(&why);
-	if (ret > 0)
-		ksft_exit_skip("%s\n", why);
-	if (ret < 0)
-		ksft_exit_fail_msg("%s\n", why);
 }
 
 /* intel_pstate's requests, from its power:pstate_sample trace event */

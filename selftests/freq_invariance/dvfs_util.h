@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The DVFS platform as the tests see it: the emulated one (dvfs_emu=), the
- * platform the command line names, its debugfs files and its cpufreq
- * driver; or the architectural one (APERF/MPERF: QEMU's x-dvfs, or
- * hardware), from CPUID, the MSRs, cpufreq's sysfs and intel_pstate's
- * trace event.
+ * The DVFS platform as the tests see it: the architectural one
+ * (APERF/MPERF: QEMU's x-dvfs, or hardware), from CPUID, the MSRs,
+ * cpufreq's sysfs and intel_pstate's trace event.
  */
 #ifndef DVFS_UTIL_H
 #define DVFS_UTIL_H
@@ -14,7 +12,6 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define EMU_DIR		"/sys/kernel/debug/x86/dvfs_emu"
 #define CPUFREQ_DIR	"/sys/devices/system/cpu/cpu%d/cpufreq"
 
 enum { L1C, L2C, L4C, LAC, LEVELS };
@@ -50,8 +47,7 @@ struct dvfs_msrs {
 	uint64_t plat_info, trl, trl1, misc_enable;
 };
 
-/* The platform is the architectural one (dvfs_begin_arch()), its MSRs */
-extern bool dvfs_arch;
+/* The platform's MSRs (dvfs_begin(), dvfs_arch_platform()) */
 extern struct dvfs_msrs dvfs_msrs;
 
 /* The part fi_platform= names (QEMU's platform), in ratios */
@@ -63,23 +59,16 @@ struct fi_part {
 int dvfs_fi_platform(struct fi_part *part);
 void dvfs_other_part(const struct fi_part *part, struct fi_part *other);
 
-int dvfs_platform_from_cmdline(void);
 bool dvfs_cmdline_has(const char *word);
-int dvfs_booted(const char **why);
 void dvfs_begin(void);
-void dvfs_begin_arch(void);
 const char *dvfs_arch_platform(void);
 int dvfs_turbo_from_part(void);
-const char *dvfs_take_cpus(const int *cpus, int n);
 int dvfs_setup_cpus(int *cpus, int max, bool pin, const char **why);
-bool dvfs_reference_refused(int *err);
 int dvfs_cpufreq_read(int cpu, const char *name, char *buf, size_t size);
 int dvfs_cpufreq_write(int cpu, const char *name, const char *val);
 int dvfs_cpufreq_write_khz(int cpu, const char *name, unsigned int khz);
 int dvfs_set_req(int cpu, unsigned int mhz);
-int dvfs_get_req(int cpu, unsigned int *mhz);
 pid_t dvfs_spawn_idle_spinner(int cpu);
-int dvfs_read_state(int cpu, const char * const *keys, unsigned long long *vals, int n);
 int dvfs_msr_read(int cpu, unsigned int msr, uint64_t *val);
 
 /* This CPU's TSC */
@@ -93,7 +82,6 @@ static inline uint64_t dvfs_tsc(void)
 
 int dvfs_read_am(int cpu, uint64_t *a, uint64_t *m, uint64_t *bracket);
 void dvfs_cpuid6(unsigned int *eax, unsigned int *ecx);
-int dvfs_cpuinfo_field(const char *key, char *buf, size_t size);
 int dvfs_cpuid_ident(char *vendor, unsigned int *family, unsigned int *model);
 const char *dvfs_intel_aperfmperf(unsigned int *model);
 bool dvfs_trl_xeon_groups(unsigned int model);
@@ -109,7 +97,6 @@ void dvfs_work(unsigned long n);
 unsigned long dvfs_calibrate(int cpu, int home, double us);
 pid_t dvfs_start_periodic(int cpu, unsigned int period_us, unsigned long n,
 			  unsigned int busy_us);
-int dvfs_ran_per_period(pid_t pid, unsigned int period_us, double *ran_us);
 pid_t dvfs_start_fixed_work(const int *cpus, int n, int cpu, unsigned int period_us,
 			    double busy_us, unsigned long *iters);
 

@@ -963,12 +963,6 @@ pid_t fi_find_child(const char *comm, pid_t ppid)
 	return pid;
 }
 
-/* The PID of a task whose comm is @comm, 0 if none */
-pid_t fi_find_task(const char *comm)
-{
-	return fi_find_child(comm, 0);
-}
-
 /*
  * Wait until what this process wrote to stdout has been read, where
  * stdout is a pipe: the kselftest runner's prefix.pl reads it one byte

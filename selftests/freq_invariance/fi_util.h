@@ -116,7 +116,6 @@ void fi_drain_output(void);
 pid_t fi_fork(void);
 void fi_teardown_on_signals(void);
 pid_t fi_spawn_spinner(int cpu);
-pid_t fi_find_task(const char *comm);
 pid_t fi_find_child(const char *comm, pid_t ppid);
 char fi_task_state(pid_t pid);
 void fi_reap(pid_t pid);

@@ -13,9 +13,7 @@
  *     come within the hold time), and drops it after an idle gap.
  *
  * Where the CPU's HWP request can be read (HWP in CPUID: the MSRs through
- * /dev/cpu/N/msr; or the emulated platform with HWP, dvfs_emu= with
- * dvfs_emu_hwp, whose debugfs state shows each CPU's HWP request and
- * frequency) the I/O is also sampled every SAMPLE_US. The request without
+ * /dev/cpu/N/msr) the I/O is also sampled every SAMPLE_US. The request without
  * a boost is the policy's limits (scaling_min_freq and scaling_max_freq,
  * 100 MHz per ratio): with the knob off, before the I/O and throughout
  * it. With the knob on, the request's minimum takes only
@@ -24,17 +22,17 @@
  * a rung between two samples: counted, not failed; a drop to the first
  * rung and a climb may fit between two samples too, so where a drop
  * lands is not judged); in C0 the CPU's frequency (IA32_PERF_STATUS, read between two
- * reads of the request that agree; or the emulated state) is never below
+ * reads of the request that agree) is never below
  * the minimum (or the 2-core turbo limit, where that is lower: the
  * sampler's CPU may be in C0) nor above the maximum; with the knob off
  * the minimum stays. Elsewhere those checks skip, saying why.
  *
  * Where intel_pstate has energy_efficiency (in 6.1 the Kaby Lake, model
  * 158, on which it disables the energy-efficiency optimization at boot:
- * MSR_IA32_POWER_CTL's bit 19), each value written reads back; on the
- * emulated platform and on QEMU's (x-dvfs) that is their POWER_CTL keeping
- * what is written (QEMU's TCG alone reads 0 and drops writes). Elsewhere that check skips. A
- * kill -9 between its two writes leaves the other value until reboot.
+ * MSR_IA32_POWER_CTL's bit 19), each value written reads back; on QEMU's
+ * platform (x-dvfs) that is its POWER_CTL keeping what is written (QEMU's
+ * TCG alone reads 0 and drops writes). Elsewhere that check skips. A kill
+ * -9 between its two writes leaves the other value until reboot.
  *
  * The knobs are restored on exit. Anywhere else (no
  * intel_pstate, passive mode, no HWP, performance policy) the program
@@ -78,9 +76,6 @@ static char io_dir[256] = "/var/tmp";
 static char io_path[300];
 static char knob_orig[16];
 
-/* The emulated HWP (dvfs_emu_hwp): the test CPU's request is in its state */
-static bool emulated;
-static const char * const state_keys[] = { "hwp_min", "requested_mhz", "effective_mhz", "c0" };
 /* HWP in CPUID: the test CPU's request is in its MSRs */
 static bool msr_hwp;
 
@@ -155,30 +150,19 @@ static pid_t spawn_io(int cpu)
 }
 
 /*
- * The test CPU's HWP request's minimum and maximum (ratios), from its MSR
- * or the emulated platform's state: 0, or -1.
+ * The test CPU's HWP request's minimum and maximum (ratios), from its MSR:
+ * 0, or -1.
  */
 static int read_request(unsigned long long *min, unsigned long long *max)
 {
-	static const char * const keys[] = { "hwp_min", "hwp_max" };
-	unsigned long long v[2];
 	uint64_t req;
 
-	if (!emulated) {
-		if (dvfs_msr_read(test_cpu, MSR_IA32_HWP_REQUEST, &req)) {
-			fi_err("cannot read IA32_HWP_REQUEST of CPU %d", test_cpu);
-			return -1;
-		}
-		*min = req & 0xff;
-		*max = (req >> 8) & 0xff;
-		return 0;
-	}
-	if (dvfs_read_state(test_cpu, keys, v, 2)) {
-		fi_err("cannot read hwp_min and hwp_max in %s/cpu%d/state", EMU_DIR, test_cpu);
+	if (dvfs_msr_read(test_cpu, MSR_IA32_HWP_REQUEST, &req)) {
+		fi_err("cannot read IA32_HWP_REQUEST of CPU %d", test_cpu);
 		return -1;
 	}
-	*min = v[0];
-	*max = v[1];
+	*min = req & 0xff;
+	*max = (req >> 8) & 0xff;
 	return 0;
 }
 
@@ -188,17 +172,8 @@ static int read_request(unsigned long long *min, unsigned long long *max)
  */
 static int sample(struct hwp_sample *s)
 {
-	unsigned long long v[4];
 	uint64_t r0, st, r1;
 
-	if (emulated) {
-		if (dvfs_read_state(test_cpu, state_keys, v, 4)) {
-			fi_err("cannot read %s/cpu%d/state", EMU_DIR, test_cpu);
-			return -1;
-		}
-		*s = (struct hwp_sample){ v[0], v[2], v[3] };
-		return 0;
-	}
 	if (dvfs_msr_read(test_cpu, MSR_IA32_HWP_REQUEST, &r0) ||
 	    dvfs_msr_read(test_cpu, MSR_IA32_PERF_STATUS, &st) ||
 	    dvfs_msr_read(test_cpu, MSR_IA32_HWP_REQUEST, &r1)) {
@@ -250,7 +225,7 @@ static int sample_io(uint64_t us)
 	uint64_t t0 = fi_now_us(), t;
 
 	nr_samples = 0;
-	if (!emulated && !msr_hwp) {
+	if (!msr_hwp) {
 		fi_sleep_us(us);
 		return 0;
 	}
@@ -316,7 +291,7 @@ static int run_io_busy(struct boost_row *before, struct boost_row *after,
 		fi_err("no row for CPU %d in %s", test_cpu, TABLE);
 		return -1;
 	}
-	if ((emulated || msr_hwp) && read_rest())
+	if (msr_hwp && read_rest())
 		return -1;
 	pid = spawn_io(test_cpu);
 	if (pid < 0)
@@ -502,8 +477,8 @@ static int test_ladder_and_frequency(void)
 	int i, r, prev = 0, fail = 0, jumps = 0;
 	char vendor[13];
 
-	if (!emulated && !msr_hwp) {
-		fi_info("no HWP in CPUID, not the emulated HWP (dvfs_emu_hwp): the request cannot be sampled\n");
+	if (!msr_hwp) {
+		fi_info("no HWP in CPUID: the request cannot be sampled\n");
 		return KSFT_SKIP;
 	}
 	if (!nr_samples) {
@@ -586,7 +561,7 @@ static int test_boost_still_when_off(void)
 		fi_err("hwp_dynamic_boost=0: the counters of CPU %d moved", test_cpu);
 		return KSFT_FAIL;
 	}
-	if ((emulated || msr_hwp) && !nr_samples) {
+	if (msr_hwp && !nr_samples) {
 		fi_err("hwp_dynamic_boost=0: no samples of the request");
 		return KSFT_FAIL;
 	}
@@ -756,10 +731,8 @@ int main(void)
 	/* The sampler away from the test CPU */
 	if (n > 1)
 		fi_pin_self(cpus[0]);
-	emulated = !dvfs_platform_from_cmdline() && dvfs_cmdline_has("dvfs_emu_hwp") &&
-		   !access(EMU_DIR, F_OK);
 	dvfs_cpuid6(&eax, &ecx);
-	msr_hwp = !emulated && (eax & CPUID6_EAX_HWP);
+	msr_hwp = eax & CPUID6_EAX_HWP;
 	why = why_skip();
 	if (why)
 		ksft_exit_skip("%s\n", why);

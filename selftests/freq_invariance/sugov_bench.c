@@ -1,14 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The workloads of the article's experiment (make experiment), one run
- * at a time, on the emulated DVFS platform (dvfs_emu=) under schedutil.
- * Not a test: it prints CSV and asserts nothing; qemu/experiment-guest
- * traces the frequencies around it, scripts/experiment-report reports.
+ * at a time, on the architectural DVFS platform (QEMU's x-dvfs, or
+ * hardware) under schedutil. Not a test: it prints CSV and asserts
+ * nothing; qemu/experiment-guest traces the frequencies around it,
+ * scripts/experiment-report reports.
  *
+ *   sugov_bench platform          the part, from CPU 0's MSRs
+ *   sugov_bench counters SFX      each CPU's request, APERF and MPERF
  *   sugov_bench calibrate         iterations of dvfs_work() per us and MHz
  *   sugov_bench mix K N MS        the periodic mix on the last N CPUs
  *   sugov_bench ramp N MS US      always-running tasks on the last N CPUs
  *   sugov_bench job K US          the work of US us at the 1-core turbo
+ *
+ * platform: the part as CPU 0's MSRs give it (where they hide the turbo
+ * ratios, the part fi_platform= names, checked against them), as lines
+ * "key value": min_mhz, base_mhz, turbo_{1c,2c,4c,all}_mhz, turbo
+ * (enabled or disabled), and the turbo reference the boot code must
+ * take by the design's rule (reference: 1c, 2c, 4c, all, or off where
+ * the MSRs give none and invariance must be refused; max_freq_ratio).
+ *
+ * counters: for each online CPU, its request (IA32_PERF_CTL's ratio, or
+ * with HWP enabled IA32_HWP_REQUEST's desired ratio) in MHz, its APERF
+ * and MPERF, as lines "cpu<N>_req<SFX> MHz", "cpu<N>_aperf<SFX> count",
+ * "cpu<N>_mperf<SFX> count".
  *
  * calibrate: the work of the last CPU, every CPU asked for the 1-core
  * turbo (the userspace governor, restored after), as K: dvfs_work()
@@ -71,7 +86,8 @@ struct task_log {
 
 static void bad_usage(void)
 {
-	fputs("usage: sugov_bench calibrate | mix K N MS | ramp N MS US | job K US\n", stderr);
+	fputs("usage: sugov_bench platform | counters SFX | calibrate | mix K N MS\n"
+	      "       sugov_bench ramp N MS US | job K US\n", stderr);
 	exit(2);
 }
 
@@ -123,6 +139,51 @@ static int calibrate(void)
 	}
 	printf("%.6f\n", iters / 4000.0 / plat.turbo[L1C]);
 	return 0;
+}
+
+static int print_platform(void)
+{
+	static const char * const level[LEVELS] = { "1c", "2c", "4c", "all" };
+	unsigned int ref = dvfs_turbo_reference(&dvfs_msrs) * 100;
+	unsigned int ratio = dvfs_max_freq_ratio(&dvfs_msrs);
+	const char *name = "off";
+	int i;
+
+	printf("min_mhz %u\nbase_mhz %u\n", plat.min, plat.base);
+	for (i = 0; i < LEVELS; i++)
+		printf("turbo_%s_mhz %u\n", level[i], plat.turbo[i]);
+	printf("turbo %s\n",
+	       dvfs_msrs.misc_enable & MISC_ENABLE_TURBO_DISABLE ? "disabled" : "enabled");
+	for (i = LEVELS - 1; ratio && i >= 0; i--)
+		if (plat.turbo[i] == ref)
+			name = level[i];
+	if (ratio && !strcmp(name, "off")) {
+		fprintf(stderr, "sugov_bench: reference %u MHz: no limit of the part\n", ref);
+		return 1;
+	}
+	printf("reference %s\nmax_freq_ratio %u\n", name, ratio);
+	return 0;
+}
+
+static int print_counters(const char *sfx)
+{
+	int cpus[MAX_CPUS], n, i;
+
+	n = fi_online_cpus(cpus, MAX_CPUS);
+	for (i = 0; i < n; i++) {
+		unsigned int req = dvfs_msr_request(cpus[i], dvfs_hwp_enabled(cpus[i]));
+		uint64_t a, m;
+
+		if (!req || dvfs_msr_read(cpus[i], MSR_IA32_APERF, &a) ||
+		    dvfs_msr_read(cpus[i], MSR_IA32_MPERF, &m)) {
+			fprintf(stderr, "sugov_bench: cannot read CPU %d's MSRs\n", cpus[i]);
+			return 1;
+		}
+		printf("cpu%d_req%s %u\ncpu%d_aperf%s %llu\ncpu%d_mperf%s %llu\n", cpus[i], sfx,
+		       req, cpus[i], sfx, (unsigned long long)a, cpus[i], sfx,
+		       (unsigned long long)m);
+	}
+	return n < 1;
 }
 
 /* One task of the mix: its activations from @start to @end, into @log */
@@ -312,11 +373,20 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		bad_usage();
 	fi_teardown_on_signals();
-	if (dvfs_booted(&why)) {
+	why = dvfs_arch_platform();
+	if (why) {
 		fprintf(stderr, "sugov_bench: %s\n", why);
 		return 1;
 	}
+	if (dvfs_turbo_from_part() < 0) {
+		fputs("sugov_bench: fi_platform= disagrees with the MSRs\n", stderr);
+		return 1;
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(argv[1], "platform") && argc == 2)
+		return print_platform();
+	if (!strcmp(argv[1], "counters") && argc == 3)
+		return print_counters(argv[2]);
 	if (!strcmp(argv[1], "calibrate") && argc == 2)
 		return calibrate();
 	if (!strcmp(argv[1], "mix") && argc == 5 && atof(argv[2]) > 0 && atof(argv[4]) > 0)
