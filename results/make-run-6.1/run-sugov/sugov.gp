@@ -5,7 +5,7 @@ set multiplot layout 2,1
 set xlabel "ms"
 set ylabel "MHz"
 set y2label "util_avg"
-set yrange [1600:4100]
+set yrange [2000:4100]
 set y2range [0:1024]
 set ytics nomirror
 set y2tics
