@@ -532,7 +532,7 @@ run: deps all qemu
 	@echo; echo "make run: QEMU's DVFS platform with HWP, under intel_pstate: hwp_dynamic_boost ($(RUN_HWP_BOOT))"
 	@$(RUN_HWP_BOOT) $(GUEST) -o $(RESULTS)/run-hwp $(KERNEL) \
 		"$$(cat $(BUILD)/rootfs.path)" -- qemu/show-hwp
-	@echo; echo "make run: QEMU's DVFS platform with HWP, the kernel unmodified ($(RUN_VMM_BOOT))"
+	@echo; echo "make run: QEMU's DVFS platform with HWP, and QEMU's own view of it ($(RUN_VMM_BOOT))"
 	@$(RUN_VMM_BOOT) $(GUEST) -o $(RESULTS)/run-vmm $(KERNEL) \
 		"$$(cat $(BUILD)/rootfs.path)" -- qemu/show-vmm
 	@printf '\n== %s\n' "the host's view once the guest powered off: QEMU's info dvfs ($(RESULTS)/run-vmm/info-dvfs.txt)"
