@@ -517,8 +517,8 @@ docs: $(SERIES_STAMP)
 ##                 QEMU's DVFS platform (2 CPUs) and show it at work, and
 ##                 schedutil's loop there with invariance and without;
 ##                 then QEMU's DVFS platform with HWP (make qemu):
-##                 hwp_dynamic_boost at work; last, the same platform, the
-##                 kernel on it unmodified, and QEMU's own view of it
+##                 hwp_dynamic_boost at work; last, the same platform: the
+##                 part as CPUID and the MSRs give it, and QEMU's own view of it
 run: deps all qemu
 	@$(GUEST) -o $(RESULTS)/run $(KERNEL) "$$(cat $(BUILD)/rootfs.path)" -- qemu/show
 	@echo; echo "make run: QEMU's DVFS platform, the steep part as a Skylake ($(RUN_DVFS_BOOT))"
