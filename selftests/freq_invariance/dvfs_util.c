@@ -486,19 +486,36 @@ int dvfs_setup_cpus(int *cpus, int max, bool pin, const char **why)
 	return *why ? -1 : n;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /*
  * CPU @cpu, kept busy, asked for @mhz: once a tick has seen only the new
- * frequency (two reads of freq_scale 3 ms apart alike), freq_scale is
- * within 1% of @lo..@hi in each of @reads reads 3 ms apart. 0, with the
- * last read in *@scale; or -1, said why.
+ * frequency (two reads of freq_scale 3 ms apart alike), the median of
+ * @reads reads 3 ms apart (at most DVFS_SCALE_READS) is within 1% of
+ * @lo..@hi. The median, not each read: one tick's scale is the ratio of
+ * two counter deltas read one after the other, and where the host
+ * deschedules the vCPU between the two reads, the platform's counters
+ * (in host time) give that tick's MPERF delta the stall and the next
+ * tick's APERF delta too: an error of the stall over the tick, of
+ * opposite signs on two ticks, which the median of reads spaced by
+ * three ticks leaves out. 0, with the median in *@scale; or -1, said why.
  */
 int dvfs_settled_scale(int cpu, unsigned int mhz, double lo, double hi, int reads,
 		       uint64_t *scale)
 {
-	uint64_t prev;
+	uint64_t prev, got[DVFS_SCALE_READS];
 	char path[128];
-	int s;
+	int s, off = 0;
 
+	if (reads < 1 || reads > DVFS_SCALE_READS) {
+		fi_err("%d reads of freq_scale: want 1..%d", reads, DVFS_SCALE_READS);
+		return -1;
+	}
 	snprintf(path, sizeof(path), FI_DEBUGFS "/cpu%d/freq_scale", cpu);
 	if (dvfs_set_req(cpu, mhz)) {
 		fi_err("cannot request %u MHz on CPU %d", mhz, cpu);
@@ -514,14 +531,22 @@ int dvfs_settled_scale(int cpu, unsigned int mhz, double lo, double hi, int read
 	}
 	for (s = 0; s < reads; s++) {
 		fi_sleep_us(3000);
-		if (fi_read_u64(path, scale))
+		if (fi_read_u64(path, &got[s]))
 			return -1;
-		if (*scale < lo * 0.99 || *scale > hi * 1.01) {
-			fi_err("CPU %d busy at %u MHz: freq_scale %llu, want %.1f..%.1f +-1%%",
-			       cpu, mhz, (unsigned long long)*scale, lo, hi);
-			return -1;
-		}
+		off += got[s] < lo * 0.99 || got[s] > hi * 1.01;
 	}
+	qsort(got, reads, sizeof(got[0]), cmp_u64);
+	*scale = got[reads / 2];
+	if (*scale < lo * 0.99 || *scale > hi * 1.01) {
+		fi_err("CPU %d busy at %u MHz: freq_scale %llu (median of %d, %llu..%llu), want %.1f..%.1f +-1%%",
+		       cpu, mhz, (unsigned long long)*scale, reads, (unsigned long long)got[0],
+		       (unsigned long long)got[reads - 1], lo, hi);
+		return -1;
+	}
+	if (off)
+		fi_info("CPU %d busy at %u MHz: %d of %d reads of freq_scale off by over 1%% (%llu..%llu), the median %llu\n",
+			cpu, mhz, off, reads, (unsigned long long)got[0],
+			(unsigned long long)got[reads - 1], (unsigned long long)*scale);
 	return 0;
 }
 
@@ -539,13 +564,6 @@ void dvfs_work(unsigned long n)
 		/* Counted one by one: the compiler may not fold the loop */
 		for (j = 0; j < 16; j++)
 			asm volatile("inc %0" : "+r" (i));
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /*
