@@ -31,9 +31,10 @@
  *  - turbo_cap_follows_busy_cpus: with fi_platform=, a CPU asking for
  *    the 1-core turbo runs at the 1-core limit alone (at the 2-core one
  *    for the share of the window CPU 0 was in C0), at the 2-core limit
- *    beside a second busy CPU, and at the base with turbo disabled; a cap
- *    that ignores the active CPUs is the control (skips without
- *    fi_platform=);
+ *    beside a second busy CPU, and at the base with turbo disabled (where
+ *    cpufreq clamps its requests to the base, the 1-core turbo is written
+ *    to IA32_PERF_CTL directly); a cap that ignores the active CPUs is the
+ *    control (skips without fi_platform=);
  *  - idle_cpu_mperf_stops: MPERF counts an idle CPU's C0 moments only,
  *    and all of a busy CPU's time (the control).
  *
@@ -211,6 +212,32 @@ static int set_khz(int cpu, unsigned int khz)
 	return dvfs_cpufreq_write(cpu, "scaling_setspeed", val);
 }
 
+#define MSR_IA32_PERF_CTL	0x199
+
+/*
+ * @cpu's IA32_PERF_CTL asking for @ratio (bits 15:8), its other bits
+ * kept: as a kernel that ignored turbo being disabled would write it
+ * (cpufreq clamps its requests to the base then, and the platform's own
+ * rule would go untested). The governor's next request replaces it.
+ */
+static int write_perf_ctl(int cpu, unsigned int ratio)
+{
+	char path[64];
+	uint64_t v;
+	int fd, ret;
+
+	if (dvfs_msr_read(cpu, MSR_IA32_PERF_CTL, &v))
+		return -1;
+	v = (v & ~0xff00ULL) | (uint64_t)ratio << 8;
+	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", cpu);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ret = pwrite(fd, &v, sizeof(v), MSR_IA32_PERF_CTL) == sizeof(v) ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
 /* The userspace governor on @cpu, the one it had saved for restore() */
 static int take_policy(int cpu)
 {
@@ -374,6 +401,12 @@ static int test_turbo_cap(void)
 	if (take_policy(0) || take_policy(TEST_CPU) || set_khz(0, top * 100000) ||
 	    set_khz(TEST_CPU, top * 100000)) {
 		fi_err("no cpufreq policy with the userspace governor on CPUs 0 and %d", TEST_CPU);
+		return KSFT_FAIL;
+	}
+	/* Turbo disabled: the 1-core turbo asked for in the MSR itself */
+	if (off && (write_perf_ctl(0, top) || write_perf_ctl(TEST_CPU, top))) {
+		fi_err("cannot write IA32_PERF_CTL on CPUs 0 and %d: %m", TEST_CPU);
+		restore();
 		return KSFT_FAIL;
 	}
 	for (n = 1; n <= 2; n++) {
