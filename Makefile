@@ -271,7 +271,7 @@ ROOTFS_BUILD ?= rootfs/build
 
 .PHONY: all help deps tree series config kernel kernel-kasan selftests rootfs \
 	test-kasan \
-	qemu check-host test test-steps test-dvfs test-dvfs-steps test-kasan-steps boots-table docs run shell bench experiment export-patches check-prefixes \
+	qemu check-host test test-steps test-controls test-dvfs test-dvfs-steps test-kasan-steps boots-table docs run shell bench experiment export-patches check-prefixes \
 	clean
 
 # $(call build-all,BESIDE,THEN): the kernel, the rootfs and the selftests.
@@ -470,6 +470,24 @@ test-dvfs: deps all qemu
 
 test-dvfs-steps:
 	$(call dvfs-boots,make test-dvfs,$(TEST_WHY))
+
+## test-controls   make test's controls (tests/controls): each mutant (a fix of
+##                 the postings reverted, the override broken, a behaviour of
+##                 QEMU's platform broken) built, and each test's setting
+##                 that expects the wrong thing, run in the boot and program
+##                 that must catch it; fails unless every one is caught
+##                 (slow: not in make test; docs/testing.md). The mutants
+##                 are written against the default base. CONTROLS=FILES
+##                 runs only those.
+CONTROLS ?= $(sort $(wildcard tests/controls/*.patch tests/controls/*.control))
+test-controls: deps all qemu
+	@QEMU_TREE=1 scripts/qemu-build $(BUILD) $(CACHE) patches/qemu > /dev/null
+	@{ $(foreach b,$(TEST_BOOTS),printf '%s %s\n' '$(b)' '$(call boot-env,$(b))';) } \
+		> $(BUILD)/controls.boots
+	@KSRC=$(KSRC) KOBJ=$(KOBJ) JOBS=$(JOBS) KERNEL=$(KERNEL) \
+		ROOTFS="$$(cat $(BUILD)/rootfs.path)" QEMU="$$(cat $(BUILD)/qemu.path)" \
+		QEMU_SRC=$(BUILD)/qemu QEMU_OBJ=$(BUILD)/qemu-obj TIMEOUT=$(GUEST_TIMEOUT) \
+		scripts/test-controls $(BUILD)/controls.boots $(RESULTS)/controls $(CONTROLS)
 
 ## boots-table     print make test's boots as a table (docs/platform.md's)
 boots-table:
