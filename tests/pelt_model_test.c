@@ -273,6 +273,46 @@ static void test_sugov(void)
 	      100 * sugov_share(&c, &r, 1800, 2000), r.trans_s);
 }
 
+/*
+ * The shared expectations, against entries computed by hand: the boot
+ * code's max_freq_ratio (each limit a 100 MHz ratio, x 1024 over the
+ * base's, an integer), the tick's scale from APERF/MPERF, and schedutil's
+ * request resolved to the table.
+ */
+static void test_expectations(void)
+{
+	const struct sugov_cfg inv = { .min = 1200, .top = 4000, .step = 100, .f_ref = 4000 };
+	const struct sugov_cfg cur68 = { .min = 1200, .top = 4000, .step = 100,
+					 .cur_margin = true };
+
+	/* 28 x 1024 / 23 = 1246.6; 40 x 1024 / 23 = 1780.9; 31 x 1024 / 23 = 1380.2 */
+	check(pelt_freq_ratio(2800, 2300) == 1246, "max_freq_ratio 2800 over 2300 MHz: %lu",
+	      pelt_freq_ratio(2800, 2300));
+	check(pelt_freq_ratio(4000, 2300) == 1780, "max_freq_ratio 4000 over 2300 MHz: %lu",
+	      pelt_freq_ratio(4000, 2300));
+	check(pelt_freq_ratio(3100, 2300) == 1380, "max_freq_ratio 3100 over 2300 MHz: %lu",
+	      pelt_freq_ratio(3100, 2300));
+	/* 1024 x 1024 / 1246 = 841.55; 30 / 23 x 1048576 / 1780 = 768.37 */
+	check(fabs(pelt_freq_scale(2300, 2300, 1246) - 841.55) < 0.01,
+	      "scale at the base, 4-core reference 2800: %.2f", pelt_freq_scale(2300, 2300, 1246));
+	check(fabs(pelt_freq_scale(3000, 2300, 1780) - 768.37) < 0.01,
+	      "scale at 3000 MHz, 1-core reference 4000: %.2f", pelt_freq_scale(3000, 2300, 1780));
+	/* 40 / 23 x 1048576 / 1780 = 1024.5: clipped */
+	check(pelt_freq_scale(4000, 2300, 1780) == 1024, "scale at the reference clips at 1024");
+	check(pelt_freq_scale(1200, 2300, 0) == 1024, "not invariant: 1024 at any frequency");
+	/* 738 + 184 = 922; 4000000 x 922 / 1024 = 3601562 kHz: the next step, 3700 */
+	check(sugov_request(&inv, 4000, 738) == 3700, "schedutil, util 738 of f_1C 4000: %u",
+	      sugov_request(&inv, 4000, 738));
+	/* 512 + 128 = 640; 4000000 x 640 / 1024 = 2500000 kHz: on a step, 2500 */
+	check(sugov_request(&inv, 4000, 512) == 2500, "schedutil, util 512 of 4000: %u",
+	      sugov_request(&inv, 4000, 512));
+	check(sugov_request(&inv, 4000, 0) == 1200, "schedutil, util 0: the minimum");
+	check(sugov_request(&inv, 4000, 1024) == 4000, "schedutil, util 1024: the top");
+	/* 6.8 without invariance: f 2000 -> 2500 MHz; 2500000 x 640 / 1024 = 1562500 -> 1600 */
+	check(sugov_request(&cur68, 2000, 512) == 1600, "6.8's formula, util 512 at 2000 MHz: %u",
+	      sugov_request(&cur68, 2000, 512));
+}
+
 int main(void)
 {
 	test_constants();
@@ -280,6 +320,7 @@ int main(void)
 	test_invariance();
 	test_saturation();
 	test_sugov();
+	test_expectations();
 	printf("pelt_model: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

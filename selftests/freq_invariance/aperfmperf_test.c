@@ -60,6 +60,7 @@
 #include "fi_test.h"
 #include "fi_util.h"
 #include "dvfs_util.h"
+#include "pelt_model.h"
 
 #define TEST_CPU	1
 #define WINDOW_US	200000
@@ -359,11 +360,13 @@ static int test_busy_scale(void)
 			       ratios[i] * 100);
 			return KSFT_FAIL;
 		}
-		want = fmin(r / ref, 1) * 1024;
+		want = pelt_freq_scale(r * 100, base * 100,
+				       pelt_freq_ratio(ref * 100, base * 100));
 		/* Below the 2-core limit, the platform runs what was asked */
 		req = fmin(ratios[i], off ? base : two);
 		/* The inline control: the 1-core limit taken as the reference */
-		wrong = fmin(r / top, 1) * 1024;
+		wrong = pelt_freq_scale(r * 100, base * 100,
+					pelt_freq_ratio(top * 100, base * 100));
 		fi_info("asked %u MHz: APERF/MPERF %.0f MHz, freq_scale %.1f, min(f / f_ref, 1) x 1024 %.1f (with the 1-core reference %.1f)\n",
 			ratios[i] * 100, r * 100, scale, want, wrong);
 		if (boot.named && fabs(r - req) > RATIO_TOL * req) {

@@ -112,12 +112,7 @@ static int nr_ctl;
 /* The scale at @mhz, x 1024, under @h */
 static double scale_of(const struct hyp *h, unsigned int mhz)
 {
-	double s;
-
-	if (!h->inv)
-		return 1024;
-	s = (double)mhz / plat.base * 1024 * 1024 / h->ratio;
-	return s > 1024 ? 1024 : s;
+	return h->inv ? pelt_freq_scale(mhz, plat.base, h->ratio) : 1024;
 }
 
 /* The scale the kernel should apply to a CPU at @mhz, x 1024 */

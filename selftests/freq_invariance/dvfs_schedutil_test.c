@@ -164,19 +164,18 @@ static void stop_task(void)
 
 /*
  * The step schedutil resolves util @u to with @f_mhz as its reference, as
- * 6.1 computes it: map_util_perf() adds a quarter, map_util_freq() scales
- * f (in kHz) by util / 1024, and intel_cpufreq takes the lowest ratio at
- * or above that, clamped to the policy's limits.
+ * the invariant path computes it (sugov_request(): a quarter added, f
+ * scaled by util / 1024, the lowest ratio at or above it), clamped to the
+ * policy's limits.
  */
 static unsigned int resolve(unsigned long u, unsigned int f_mhz)
 {
-	unsigned long util = u + (u >> 2);
-	unsigned long khz = (unsigned long)f_mhz * 1000 * util / 1024;
-	unsigned int r = (khz + STEP_MHZ * 1000 - 1) / (STEP_MHZ * 1000) * STEP_MHZ;
+	const struct sugov_cfg cfg = {
+		.min = plat.min, .top = plat.turbo[L1C], .step = STEP_MHZ, .f_ref = f_mhz,
+		.cur_margin = cur_margin,
+	};
 
-	if (r < plat.min)
-		return plat.min;
-	return r > plat.turbo[L1C] ? plat.turbo[L1C] : r;
+	return sugov_request(&cfg, f_mhz, u);
 }
 
 /* What the sampler saw of the task under the governor in force */
@@ -444,10 +443,8 @@ static int check_request(unsigned int pct, const struct seen *s, unsigned int f_
 static int check_util(const char *what, const struct seen *s, double *err_sum)
 {
 	struct pelt_cfg cfg = { .mode = PELT_TIME_SCALING };
-	double scale = s->eff_mhz / f_ref_exact * 1024, model;
+	double scale = pelt_freq_scale(s->eff_mhz, plat.base, ratio), model;
 
-	if (scale > 1024)
-		scale = 1024;
 	cfg.scale = lround(scale);
 	model = pelt_periodic(&cfg, PERIOD_US, s->ran_us, MODEL_SETTLE_US).seen;
 	fi_info("  %s: ran %.0f us/period at %.0f MHz, scale %.1f: util_avg %.1f, model %.1f (%+.1f)\n",
@@ -1119,6 +1116,8 @@ int main(void)
 			ksft_exit_fail_msg("DVFS_SCHEDUTIL_MAX=%s: want MHz in %u..%u\n", env,
 					   plat.min, plat.turbo[L1C]);
 		f_max = mhz;
+		/* The inline control is then what the kernel uses: cpuinfo's */
+		ctl_max = plat.turbo[L1C];
 		fi_info("DVFS_SCHEDUTIL_MAX=%s: a control run%s\n", env,
 			invariant ? "" : " (not invariant: nothing uses it)");
 	}

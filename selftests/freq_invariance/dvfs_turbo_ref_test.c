@@ -133,19 +133,13 @@ static void stop_tasks(void)
 /* A limit over the base x 1024, as the boot code divides */
 static unsigned long long ratio_of(unsigned int mhz)
 {
-	return (mhz / 100) * 1024ULL / (plat.base / 100);
+	return pelt_freq_ratio(mhz, plat.base);
 }
 
-/* The scale of a CPU at effective @mhz with reference @r */
+/* The scale of a CPU at effective @mhz with reference @r (none: 1024) */
 static double scale_of(unsigned int mhz, const struct ref *r)
 {
-	double s;
-
-	if (!r->ratio)			/* invariance off: 1024 at any frequency */
-		return 1024;
-	s = (double)mhz / plat.base * 1024 * 1024 / r->ratio;
-
-	return s > 1024 ? 1024 : s;
+	return pelt_freq_scale(mhz, plat.base, r->ratio);
 }
 
 /*

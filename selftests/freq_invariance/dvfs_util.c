@@ -796,6 +796,9 @@ int dvfs_turbo_from_part(void)
 #define TRACEFS_DEBUGFS	"/sys/kernel/debug/tracing"
 #define PSTATE_EVENT	"events/power/pstate_sample/enable"
 
+/* The event dvfs_trace_start_event() enabled, for dvfs_trace_stop() */
+static char trace_event[128] = PSTATE_EVENT;
+
 static const char *tracefs;
 
 /* tracefs's @name set to @val: 0, or -1 said why */
@@ -827,11 +830,11 @@ static int trace_read(const char *name, char *buf, size_t size)
 }
 
 /*
- * intel_pstate's requests (power:pstate_sample) traced on the mono clock,
- * what was set before kept for dvfs_trace_stop(), which the caller
- * registers with atexit() first: 0, or -1 said why
+ * The trace event @event ("system/name") traced on the mono clock, what
+ * was set before kept for dvfs_trace_stop(), which the caller registers
+ * with atexit() first: 0, or -1 said why
  */
-int dvfs_trace_start(void)
+int dvfs_trace_start_event(const char *event)
 {
 	char clocks[256], *sel, *end;
 
@@ -841,10 +844,11 @@ int dvfs_trace_start(void)
 		fi_err("no tracefs at %s or %s (CONFIG_FTRACE=n?)", TRACEFS, TRACEFS_DEBUGFS);
 		return -1;
 	}
+	snprintf(trace_event, sizeof(trace_event), "events/%s/enable", event);
 	/* trace_clock lists the clocks, the one in force in brackets */
 	if (trace_read("trace_clock", clocks, sizeof(clocks)) ||
 	    trace_read("tracing_on", saved_on, sizeof(saved_on)) ||
-	    trace_read(PSTATE_EVENT, saved_event, sizeof(saved_event)))
+	    trace_read(trace_event, saved_event, sizeof(saved_event)))
 		return -1;
 	sel = strchr(clocks, '[');
 	end = sel ? strchr(sel, ']') : NULL;
@@ -855,7 +859,13 @@ int dvfs_trace_start(void)
 	*end = 0;
 	snprintf(saved_clock, sizeof(saved_clock), "%s", sel + 1);
 	return trace_write("tracing_on", "0") || trace_write("trace_clock", "mono") ||
-	       trace_write(PSTATE_EVENT, "1") || trace_write("tracing_on", "1") ? -1 : 0;
+	       trace_write(trace_event, "1") || trace_write("tracing_on", "1") ? -1 : 0;
+}
+
+/* intel_pstate's requests (power:pstate_sample), as dvfs_trace_start_event() */
+int dvfs_trace_start(void)
+{
+	return dvfs_trace_start_event("power/pstate_sample");
 }
 
 /* Tracing as it was before dvfs_trace_start() */
@@ -864,7 +874,7 @@ void dvfs_trace_stop(void)
 	if (!tracefs || !*saved_clock)
 		return;
 	trace_write("tracing_on", "0");
-	trace_write(PSTATE_EVENT, saved_event);
+	trace_write(trace_event, saved_event);
 	trace_write("trace_clock", saved_clock);
 	trace_write("tracing_on", saved_on);
 	tracefs = NULL;
@@ -880,18 +890,16 @@ int dvfs_trace_clear(int cpu)
 }
 
 /*
- * The requests traced on @cpu since its buffer was emptied, in order, into
- * @ev (at most @max): their number, or -1 said why, also when the buffer
- * lost events
+ * @cpu's trace since its buffer was emptied, open for reading, the path in
+ * @path; NULL, said why, also when the buffer lost events
  */
-int dvfs_trace_requests(int cpu, struct dvfs_req *ev, int max)
+static FILE *trace_open(int cpu, char *path, size_t size)
 {
-	int nr_ev = 0;
 	unsigned long long overrun = ~0ULL;
-	char path[160], line[512];
+	char line[512];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", tracefs, cpu);
+	snprintf(path, size, "%s/per_cpu/cpu%d/stats", tracefs, cpu);
 	f = fopen(path, "r");
 	while (f && fgets(line, sizeof(line), f) &&
 	       sscanf(line, "overrun: %llu", &overrun) != 1)
@@ -900,14 +908,63 @@ int dvfs_trace_requests(int cpu, struct dvfs_req *ev, int max)
 		fclose(f);
 	if (overrun) {
 		fi_err("%s: %s", path, overrun == ~0ULL ? "no overrun count" : "events lost");
-		return -1;
+		return NULL;
 	}
-	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace", tracefs, cpu);
+	snprintf(path, size, "%s/per_cpu/cpu%d/trace", tracefs, cpu);
 	f = fopen(path, "r");
-	if (!f) {
+	if (!f)
 		fi_err("cannot read %s", path);
+	return f;
+}
+
+/*
+ * The times (mono, us) of the events named @name traced on @cpu since its
+ * buffer was emptied, in order, into @us (at most @max): their number, or
+ * -1 said why, also when the buffer lost events
+ */
+int dvfs_trace_times(int cpu, const char *name, double *us, int max)
+{
+	char path[160], line[512], tag[64], *ts;
+	int n = 0;
+	FILE *f;
+
+	f = trace_open(cpu, path, sizeof(path));
+	if (!f)
 		return -1;
+	snprintf(tag, sizeof(tag), ": %s:", name);
+	while (fgets(line, sizeof(line), f)) {
+		char *at = strstr(line, tag);
+
+		if (!at)
+			continue;
+		*at = 0;
+		ts = strrchr(line, ' ');
+		if (!ts || n == max) {
+			fi_err("%s: %s", path,
+			       n == max ? "too many events" : "an event without its time");
+			fclose(f);
+			return -1;
+		}
+		us[n++] = strtod(ts + 1, NULL) * 1e6;
 	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * The requests traced on @cpu since its buffer was emptied, in order, into
+ * @ev (at most @max): their number, or -1 said why, also when the buffer
+ * lost events
+ */
+int dvfs_trace_requests(int cpu, struct dvfs_req *ev, int max)
+{
+	char path[160], line[512];
+	int nr_ev = 0;
+	FILE *f;
+
+	f = trace_open(cpu, path, sizeof(path));
+	if (!f)
+		return -1;
 	while (fgets(line, sizeof(line), f)) {
 		char *tag = strstr(line, ": pstate_sample:"), *ts, *from, *to;
 

@@ -121,8 +121,10 @@ struct dvfs_req {
 };
 
 int dvfs_trace_start(void);
+int dvfs_trace_start_event(const char *event);
 void dvfs_trace_stop(void);
 int dvfs_trace_clear(int cpu);
+int dvfs_trace_times(int cpu, const char *name, double *us, int max);
 int dvfs_trace_requests(int cpu, struct dvfs_req *ev, int max);
 unsigned int dvfs_msr_request(int cpu, bool hwp);
 bool dvfs_hwp_enabled(int cpu);

@@ -186,3 +186,18 @@ struct pelt_range pelt_periodic(const struct pelt_cfg *cfg, double period_us,
 	r.seen /= n;
 	return r;
 }
+
+unsigned long pelt_freq_ratio(unsigned int ref_mhz, unsigned int base_mhz)
+{
+	return (ref_mhz / 100) * (unsigned long)PELT_SCALE / (base_mhz / 100);
+}
+
+double pelt_freq_scale(double mhz, unsigned int base_mhz, unsigned long max_freq_ratio)
+{
+	double s;
+
+	if (!max_freq_ratio)
+		return PELT_SCALE;
+	s = mhz / base_mhz * PELT_SCALE * PELT_SCALE / max_freq_ratio;
+	return s > PELT_SCALE ? PELT_SCALE : s;
+}

@@ -44,6 +44,21 @@ struct pelt_model {
 	bool running;
 };
 
+/*
+ * The boot code's max_freq_ratio for a reference of @ref_mhz over the base
+ * @base_mhz (x86's arch_turbo_freq_ratio): each as a ratio of 100 MHz, the
+ * reference's x 1024 divided by the base's, an integer.
+ */
+unsigned long pelt_freq_ratio(unsigned int ref_mhz, unsigned int base_mhz);
+
+/*
+ * The scheduler's frequency scale for a CPU at @mhz (APERF / MPERF = @mhz
+ * / @base_mhz) with @max_freq_ratio, as the tick computes it: (f / base)
+ * x 1024 x 1024 / max_freq_ratio, at most 1024; 1024 at any frequency
+ * where @max_freq_ratio is 0 (not invariant).
+ */
+double pelt_freq_scale(double mhz, unsigned int base_mhz, unsigned long max_freq_ratio);
+
 /* LOAD_AVG_MAX as PELT derives it: the largest util_sum / 1024 (47742). */
 unsigned int pelt_load_avg_max(void);
 

@@ -46,26 +46,29 @@ static long task_est(const struct sugov_state *s)
  * get_next_freq() (with cur_margin, sugov_effective_cpu_perf()'s cap and
  * get_capacity_ref_freq()) and cpufreq_driver_resolve_freq() with RELATION_L
  */
-static unsigned int next_freq(const struct sugov_state *s, unsigned long util)
+unsigned int sugov_request(const struct sugov_cfg *c, unsigned int f_mhz, unsigned long util)
 {
-	const struct sugov_cfg *c = s->cfg;
-	unsigned long f = (s->cfg->f_ref > 0 ? c->top : s->cur) * 1000UL;
+	unsigned long f = f_mhz * 1000UL, step = c->step * 1000UL;
 	unsigned long perf = util + (util >> 2);
-	unsigned long khz;
+	unsigned long khz, r;
 
 	if (c->cur_margin) {
 		if (perf > PELT_SCALE)
 			perf = PELT_SCALE;
-		if (s->cfg->f_ref <= 0)
+		if (c->f_ref <= 0)
 			f += f >> 2;
 	}
 	khz = f * perf / PELT_SCALE;
-	unsigned long step = c->step * 1000UL;
-	unsigned long r = (khz + step - 1) / step * step / 1000;
-
+	r = (khz + step - 1) / step * step / 1000;
 	if (r < c->min)
 		return c->min;
 	return r > c->top ? c->top : r;
+}
+
+/* The request at an update: the reference is f_1C (the top) when invariant */
+static unsigned int next_freq(const struct sugov_state *s, unsigned long util)
+{
+	return sugov_request(s->cfg, s->cfg->f_ref > 0 ? s->cfg->top : s->cur, util);
 }
 
 /*

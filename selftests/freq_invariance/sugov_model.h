@@ -93,6 +93,15 @@ struct sugov_result {
 int sugov_simulate(const struct sugov_cfg *cfg, double settle_us, double window_us,
 		   struct sugov_result *r);
 
+/*
+ * The request schedutil makes for @util with @f_mhz as its reference
+ * (get_next_freq(): 1.25 x f x util / 1024; with cur_margin, 6.8's: util's
+ * margin capped at 1024, and without invariance (f_ref 0) f + f / 4),
+ * resolved as cpufreq_driver_resolve_freq() with RELATION_L does on
+ * @cfg's table: the lowest step at or above it, within min..top.
+ */
+unsigned int sugov_request(const struct sugov_cfg *cfg, unsigned int f_mhz, unsigned long util);
+
 /* The share of the window at requests @lo..@hi MHz */
 double sugov_share(const struct sugov_cfg *cfg, const struct sugov_result *r,
 		   unsigned int lo, unsigned int hi);
