@@ -57,6 +57,13 @@ export KBUILD_BUILD_TIMESTAMP ?= 2022-12-11
 export KBUILD_BUILD_USER ?= freq-invariance
 export KBUILD_BUILD_HOST ?= qemu
 
+# While make test-controls has a mutant applied to a tree, this file names
+# it: the kernel and QEMU are not built from a mutated tree
+CONTROLS_MARK := $(BUILD)/controls.applied
+MUTANT_CHECK = if [ -e $(CONTROLS_MARK) ]; then \
+	echo "make: a mutant of make test-controls is applied ($$(cat $(CONTROLS_MARK))):" \
+	     "git -C TREE apply -R MUTANT takes it off, then remove $(CONTROLS_MARK)" >&2; exit 1; fi
+
 FRAGMENTS := config/base.config config/debug.config \
 	     $(wildcard selftests/*/config)
 # The postings (PATCHDIR/postings), each a directory with its own series
@@ -334,6 +341,7 @@ $(KOBJ)/.config: $(FRAGMENTS) $(SERIES_STAMP) scripts/kconfig
 
 ## kernel          build the test kernel (debug config, ccache)
 kernel: deps $(KOBJ)/.config
+	@$(MUTANT_CHECK)
 	@mkdir -p $(CCACHE_DIR) && ccache -z >/dev/null
 	@echo "kernel: building $(KERNEL)"
 	@$(KMAKE) -s bzImage
@@ -349,6 +357,7 @@ selftests: $(SERIES_STAMP)
 ## qemu            build the project's QEMU: Debian's source of the installed
 ##                 qemu-system-x86 with patches/qemu (cached in CACHE)
 qemu: deps
+	@$(MUTANT_CHECK)
 	@mkdir -p $(BUILD)
 	@scripts/qemu-build $(BUILD) $(CACHE) patches/qemu > $(BUILD)/qemu.path.new && \
 		mv $(BUILD)/qemu.path.new $(BUILD)/qemu.path
@@ -484,7 +493,7 @@ test-controls: deps all qemu
 	@QEMU_TREE=1 scripts/qemu-build $(BUILD) $(CACHE) patches/qemu > /dev/null
 	@{ $(foreach b,$(TEST_BOOTS),printf '%s %s\n' '$(b)' '$(call boot-env,$(b))';) } \
 		> $(BUILD)/controls.boots
-	@KSRC=$(KSRC) KOBJ=$(KOBJ) JOBS=$(JOBS) KERNEL=$(KERNEL) \
+	@MARK=$(CONTROLS_MARK) KSRC=$(KSRC) KOBJ=$(KOBJ) JOBS=$(JOBS) KERNEL=$(KERNEL) \
 		ROOTFS="$$(cat $(BUILD)/rootfs.path)" QEMU="$$(cat $(BUILD)/qemu.path)" \
 		QEMU_SRC=$(BUILD)/qemu QEMU_OBJ=$(BUILD)/qemu-obj TIMEOUT=$(GUEST_TIMEOUT) \
 		scripts/test-controls $(BUILD)/controls.boots $(RESULTS)/controls $(CONTROLS)
