@@ -489,6 +489,10 @@ test-dvfs-steps:
 ##                 are written against the default base. CONTROLS=FILES
 ##                 runs only those.
 CONTROLS ?= $(sort $(wildcard tests/controls/*.patch tests/controls/*.control))
+ifneq ($(KVER),6.1)
+test-controls:
+	@echo "make test-controls: the controls are written for the default base, 6.1 (KVER=$(KVER))" >&2; exit 1
+else
 test-controls: deps all qemu
 	@QEMU_TREE=1 scripts/qemu-build $(BUILD) $(CACHE) patches/qemu > /dev/null
 	@{ $(foreach b,$(TEST_BOOTS),printf '%s %s\n' '$(b)' '$(call boot-env,$(b))';) } \
@@ -497,6 +501,7 @@ test-controls: deps all qemu
 		ROOTFS="$$(cat $(BUILD)/rootfs.path)" QEMU="$$(cat $(BUILD)/qemu.path)" \
 		QEMU_SRC=$(BUILD)/qemu QEMU_OBJ=$(BUILD)/qemu-obj TIMEOUT=$(GUEST_TIMEOUT) \
 		scripts/test-controls $(BUILD)/controls.boots $(RESULTS)/controls $(CONTROLS)
+endif
 
 ## boots-table     print make test's boots as a table (docs/platform.md's)
 boots-table:
