@@ -654,10 +654,11 @@ static int nearer_model(unsigned int pct, const char *what, double got, const ch
  *   util_est the task had, as in the first test (check_request(): the
  *   mean within a step, both sides, where the task idles longer than a
  *   tick); the 45% case with w below 0.8 c; the 84% case with w above it,
- *   the formula two steps or more below the top and the model of the loop
+ *   1.25 x w two steps or more below the top and the model of the loop
  *   without invariance at the top: the share at the top must be on the
- *   formula's side (none) of the midpoint between the two (the inline
- *   control: no runaway).
+ *   formula's side (the share of the util_est samples it resolves to the
+ *   top) of the midpoint between the two (the inline control: no
+ *   runaway).
  *
  * The tick's phase in the
  * task's period is fixed in a run but not known: the model is run at 4
@@ -708,6 +709,16 @@ static int run_model(struct sugov_cfg *mc, const struct seen *su, struct sugov_r
 		}
 	}
 	return 0;
+}
+
+/* The share of @s's util_est samples whose step by the formula with @f_mhz is the top */
+static double formula_top(const struct seen *s, unsigned int f_mhz)
+{
+	int i, n = 0;
+
+	for (i = 0; i < s->n_est; i++)
+		n += resolve(s->est_s[i], f_mhz) >= plat.turbo[L1C];
+	return s->n_est ? (double)n / s->n_est : 0;
 }
 
 /* The rate limit the control replaced, back (also at exit) */
@@ -811,7 +822,7 @@ static int feedback(unsigned int pct, unsigned int c)
 		.start_mhz = plat.turbo[L1C], .seed = 1, .kick_us = KICK_US,
 		.cur_margin = cur_margin,
 	};
-	double w = 0, above, top, m_above = 0, m_top = 0, o_above = 0, o_top = 0;
+	double w = 0, above, top, m_above = 0, m_top = 0, o_above = 0, o_top = 0, f_top = 0;
 	unsigned int stat = 0;
 	struct sugov_cfg oc;
 	const char *aim;
@@ -890,9 +901,11 @@ static int feedback(unsigned int pct, unsigned int c)
 		 * loop without invariance at the top in its model; the 45%
 		 * one below 0.8 c.
 		 */
+		/* The formula's share of the samples at the top (util_est varies) */
+		f_top = formula_top(&su, f_max);
 		if (invariant)
 			tells = pct >= 80 ? w > 0.8 * c && stat + 2 * STEP_MHZ <= plat.turbo[L1C] &&
-					    o_top >= 0.9 :
+					    o_top >= 0.9 && o_top - f_top >= TOP_APART :
 					    w < 0.8 * c;
 		else
 			tells = pct == KERNELS_PCT ? fabs(m_top - o_top) >= KERNELS_APART &&
@@ -945,7 +958,8 @@ static int feedback(unsigned int pct, unsigned int c)
 	if (invariant)
 		fi_info("  %-6s %3.0f%% above c, %3.0f%% at the top: the model without invariance\n",
 			"other:", o_above * 100, o_top * 100);
-	fi_info("  the static formula 1.25 x w: %u MHz (the top %u)\n", stat, plat.turbo[L1C]);
+	fi_info("  the static formula 1.25 x w: %u MHz (the top %u); the formula of the util_est samples at the top: %.0f%%\n",
+		stat, plat.turbo[L1C], f_top * 100);
 	print_requests(&su);
 	if (!tells) {
 		fi_err("%u%% of c: after %d runs w %.0f MHz (%.2f c), where the model (%.0f%% above c, %.0f%% at the top) does not %s: the case tells nothing",
@@ -960,10 +974,10 @@ static int feedback(unsigned int pct, unsigned int c)
 		if (pct < 80)
 			return ret;
 		if (nearer_model(pct, "share of the window at the top", top,
-				 "the loop without invariance", o_top, 0, TOP_APART))
+				 "the loop without invariance", o_top, f_top, TOP_APART))
 			return -1;
-		fi_info("  the control, the loop without invariance: %.0f%% at the top in its model; the CPU's %.0f%%, on the formula's side (none), as it must be\n",
-			o_top * 100, top * 100);
+		fi_info("  the control, the loop without invariance: %.0f%% at the top in its model; the CPU's %.0f%%, on the formula's side (%.0f%% of the samples), as it must be\n",
+			o_top * 100, top * 100, f_top * 100);
 		return ret;
 	}
 	/* Nearer this kernel's model than the other's */

@@ -11,9 +11,10 @@
  *
  * - two_busy_cpus_scale_is_f2c_over_the_reference: freq_scale of a busy
  *   CPU is min(f_2C / f_ref, 1) x 1024 (the unmodified tick path), the
- *   median of 9 ticks' within 1% (dvfs_settled_scale()), and with both
- *   CPUs asking for the base, base / f_ref x 1024 (where
- *   f_2C is above f_ref and clips, what tells the reference apart);
+ *   median of 9 ticks' within 1% and at most 2 of them off
+ *   (dvfs_settled_scale()), and with both CPUs asking for the base, base
+ *   / f_ref x 1024 (where f_2C is above f_ref and clips, what tells the
+ *   reference apart);
  * - two_busy_cpus_lose_what_clock_pelt_lagged: when the saturated CPU
  *   idles, lost_idle_time has grown by (1 - scale / 1024) of the time its
  *   rq was busy: at least the always-running task's running time, at most

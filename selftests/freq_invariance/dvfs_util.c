@@ -497,13 +497,15 @@ static int cmp_u64(const void *a, const void *b)
  * CPU @cpu, kept busy, asked for @mhz: once a tick has seen only the new
  * frequency (two reads of freq_scale 3 ms apart alike), the median of
  * @reads reads 3 ms apart (at most DVFS_SCALE_READS) is within 1% of
- * @lo..@hi. The median, not each read: one tick's scale is the ratio of
- * two counter deltas read one after the other, and where the host
- * deschedules the vCPU between the two reads, the platform's counters
- * (in host time) give that tick's MPERF delta the stall and the next
- * tick's APERF delta too: an error of the stall over the tick, of
- * opposite signs on two ticks, which the median of reads spaced by
- * three ticks leaves out. 0, with the median in *@scale; or -1, said why.
+ * @lo..@hi, and at most DVFS_SCALE_OFF of them are not. Not each read:
+ * one tick's scale is the ratio of two counter deltas read one after the
+ * other, and where the host deschedules the vCPU between the two reads,
+ * the platform's counters (in host time) give that tick's MPERF delta the
+ * stall and the next tick's APERF delta too: an error of the stall over
+ * the tick, of opposite signs on two ticks, of which reads spaced by
+ * three ticks see one. A kernel wrong at every other tick has about half
+ * its reads off, and fails. 0, with the median in *@scale; or -1, said
+ * why.
  */
 int dvfs_settled_scale(int cpu, unsigned int mhz, double lo, double hi, int reads,
 		       uint64_t *scale)
@@ -537,10 +539,10 @@ int dvfs_settled_scale(int cpu, unsigned int mhz, double lo, double hi, int read
 	}
 	qsort(got, reads, sizeof(got[0]), cmp_u64);
 	*scale = got[reads / 2];
-	if (*scale < lo * 0.99 || *scale > hi * 1.01) {
-		fi_err("CPU %d busy at %u MHz: freq_scale %llu (median of %d, %llu..%llu), want %.1f..%.1f +-1%%",
+	if (*scale < lo * 0.99 || *scale > hi * 1.01 || off > DVFS_SCALE_OFF) {
+		fi_err("CPU %d busy at %u MHz: freq_scale %llu (median of %d, %llu..%llu, %d off), want %.1f..%.1f +-1%%, at most %d off",
 		       cpu, mhz, (unsigned long long)*scale, reads, (unsigned long long)got[0],
-		       (unsigned long long)got[reads - 1], lo, hi);
+		       (unsigned long long)got[reads - 1], off, lo, hi, DVFS_SCALE_OFF);
 		return -1;
 	}
 	if (off)

@@ -93,6 +93,8 @@ unsigned int dvfs_turbo_reference(const struct dvfs_msrs *m);
 unsigned int dvfs_max_freq_ratio(const struct dvfs_msrs *m);
 /* The most reads dvfs_settled_scale() takes the median of */
 #define DVFS_SCALE_READS	15
+/* The reads off the bar it allows: two host stalls in the reads' time */
+#define DVFS_SCALE_OFF		2
 int dvfs_settled_scale(int cpu, unsigned int mhz, double lo, double hi, int reads,
 		       uint64_t *scale);
 void dvfs_work(unsigned long n);
