@@ -601,6 +601,29 @@ static int nearer_model(unsigned int pct, const char *what, double got, const ch
 }
 
 /*
+ * The case where the kernels part: the CPU's shares of the window above c
+ * (@above) and at the top (@top) nearer this kernel's model's (@m_above,
+ * @m_top) than the other kernel's (@o_above, @o_top), by the sum of the
+ * two distances: 0, or -1 said why.
+ */
+static int nearer_kernel(unsigned int pct, double above, double top, double m_above,
+			 double m_top, double o_above, double o_top)
+{
+	double d_m = fabs(above - m_above) + fabs(top - m_top);
+	double d_o = fabs(above - o_above) + fabs(top - o_top);
+	const char *other = cur_margin ? "6.1's model" : "6.8's model";
+
+	if (d_m < d_o) {
+		fi_info("  the control, %s: %.2f from the CPU's shares, this kernel's model %.2f, as it must be\n",
+			other, d_o, d_m);
+		return 0;
+	}
+	fi_err("%u%% of c: shares above c and at the top %.2f and %.2f, %.2f from %s (%.2f, %.2f), %.2f from this kernel's (%.2f, %.2f): nearer %s",
+	       pct, above, top, d_o, other, o_above, o_top, d_m, m_above, m_top, other);
+	return -1;
+}
+
+/*
  * The feedback loop, two CPUs busy: the task's CPU under schedutil, a
  * spinner on the other (at SCHED_IDLE: the sampler there comes first), so
  * that whenever the task runs the turbo limit for two active cores caps
@@ -676,9 +699,10 @@ static int nearer_model(unsigned int pct, const char *what, double got, const ch
  * point 1.5625 x w, below c while w < 0.64 c, and the model's runaway
  * starts near 0.6 c instead of 0.75 c. The 67% case is where the two
  * models part (by KERNELS_APART of the window at the top at least, with
- * w at most KERNELS_W_MAX, else it tells nothing): its share at the top must be on this kernel's
- * model's side of the midpoint between the two. Not run with invariance, where
- * the formulas agree.
+ * w at most KERNELS_W_MAX, else it tells nothing): its shares of the
+ * window above c and at the top, the two figures each model predicts,
+ * must be nearer this kernel's model's than the other's (the sum of the
+ * two distances). Not run with invariance, where the formulas agree.
  */
 /*
  * The model for the w seen in @su, into @m: the tick's phase in the
@@ -790,8 +814,8 @@ out:
  * model of 6.1's loop swings (19% to 34% of the window at the top, 53% to
  * 72% above c), that of 6.8's runs away (97% to 100% at the top); the
  * case tells where the two models' shares at the top differ by 40% of
- * the window at least. (Judged at the top, not above c: there 6.1's
- * model's 53% to 72% are too near the runaway's 100% to judge by.)
+ * the window at least (above c, 6.1's model's 53% to 72% can be too near
+ * the runaway's 100% to tell them).
  */
 #define KERNELS_PCT	67
 #define KERNELS_APART	0.4
@@ -982,9 +1006,7 @@ static int feedback(unsigned int pct, unsigned int c)
 	}
 	/* Nearer this kernel's model than the other's */
 	if (pct == KERNELS_PCT)
-		return nearer_model(pct, "share of the window at the top", top,
-				    cur_margin ? "6.1's model" : "6.8's model", o_top, m_top,
-				    KERNELS_APART);
+		return nearer_kernel(pct, above, top, m_above, m_top, o_above, o_top);
 	/* At the top as the model runs away, not at the static formula */
 	if (m_top >= 0.9) {
 		if (nearer_model(pct, "share of the window at the top", top,
