@@ -796,10 +796,8 @@ int dvfs_turbo_from_part(void)
 /* intel_pstate's requests, from its power:pstate_sample trace event */
 #define TRACEFS		"/sys/kernel/tracing"
 #define TRACEFS_DEBUGFS	"/sys/kernel/debug/tracing"
-#define PSTATE_EVENT	"events/power/pstate_sample/enable"
-
 /* The event dvfs_trace_start_event() enabled, for dvfs_trace_stop() */
-static char trace_event[128] = PSTATE_EVENT;
+static char trace_event[128];
 
 static const char *tracefs;
 
