@@ -53,6 +53,9 @@ export CCACHE_NOHASHDIR ?= 1
 # the input (kbuild's -Wp,-MMD gives it the headers), which makes a cold
 # build faster.
 export CCACHE_DEPEND ?= 1
+# The kernel's compiler: gcc through ccache, but not for the sources that
+# .incbin a file, which ccache cannot key (scripts/kcc)
+KCC := $(CURDIR)/scripts/kcc
 export KBUILD_BUILD_TIMESTAMP ?= 2022-12-11
 export KBUILD_BUILD_USER ?= freq-invariance
 export KBUILD_BUILD_HOST ?= qemu
@@ -71,7 +74,7 @@ FRAGMENTS := config/base.config config/debug.config \
 POSTINGS  := $(addprefix $(PATCHDIR)/,$(shell sed -e 's/\#.*//' $(PATCHDIR)/postings | awk 'NF { print $$1 }'))
 PATCHES   := $(PATCHDIR)/postings $(foreach p,$(POSTINGS),$(p)/series $(wildcard $(p)/[0-9]*.patch))
 KMAKE      = $(MAKE) --no-print-directory -C $(KSRC) O=$(KOBJ) \
-	     CC="ccache gcc" -j$(JOBS)
+	     CC=$(KCC) -j$(JOBS)
 GUEST      = qemu/run -t $(GUEST_TIMEOUT)
 # Built-in KUnit suites that must report at boot (config/debug.config),
 # each with its number of cases (a parameterized case's parameters each
@@ -497,7 +500,7 @@ test-controls: deps all qemu
 	@QEMU_TREE=1 scripts/qemu-build $(BUILD) $(CACHE) patches/qemu > /dev/null
 	@{ $(foreach b,$(TEST_BOOTS),printf '%s %s\n' '$(b)' '$(call boot-env,$(b))';) } \
 		> $(BUILD)/controls.boots
-	@MARK=$(CONTROLS_MARK) KSRC=$(KSRC) KOBJ=$(KOBJ) JOBS=$(JOBS) KERNEL=$(KERNEL) \
+	@MARK=$(CONTROLS_MARK) KSRC=$(KSRC) KOBJ=$(KOBJ) KCC=$(KCC) JOBS=$(JOBS) KERNEL=$(KERNEL) \
 		ROOTFS="$$(cat $(BUILD)/rootfs.path)" QEMU="$$(cat $(BUILD)/qemu.path)" \
 		QEMU_SRC=$(BUILD)/qemu QEMU_OBJ=$(BUILD)/qemu-obj TIMEOUT=$(GUEST_TIMEOUT) \
 		scripts/test-controls $(BUILD)/controls.boots $(RESULTS)/controls $(CONTROLS)
@@ -514,7 +517,7 @@ boots-table:
 kernel-kasan: deps $(KOBJ_KASAN)/.config
 	@mkdir -p $(CCACHE_DIR)
 	@echo "kernel-kasan: building $(KOBJ_KASAN)/arch/x86/boot/bzImage"
-	@$(MAKE) --no-print-directory -C $(KSRC) O=$(KOBJ_KASAN) CC="ccache gcc" \
+	@$(MAKE) --no-print-directory -C $(KSRC) O=$(KOBJ_KASAN) CC=$(KCC) \
 		-j$(JOBS) -s bzImage
 
 $(KOBJ_KASAN)/.config: $(FRAGMENTS) config/kasan.config $(SERIES_STAMP) scripts/kconfig
@@ -592,7 +595,7 @@ experiment: deps all qemu
 ## check-prefixes  build every prefix of the series (slow: not in make test);
 ##                 FROM=k starts at the k-th
 check-prefixes: deps series $(KOBJ)/.config
-	@FROM=$(FROM) scripts/check-prefixes $(KSRC) $(KOBJ) -- CC="ccache gcc" -j$(JOBS) -s bzImage
+	@FROM=$(FROM) scripts/check-prefixes $(KSRC) $(KOBJ) -- CC=$(KCC) -j$(JOBS) -s bzImage
 
 ## export-patches  write build/linux's commits on top of base to the postings
 export-patches: $(KSRC)/.git
