@@ -263,10 +263,15 @@ static void restore(void)
 /*
  * Spin on TEST_CPU (and on CPU 0 too with @both) for a window, sampling
  * TEST_CPU's APERF/MPERF at its ends and its freq_scale in its middle:
- * the mean effective ratio over the window, and the scale; and the share
+ * the mean effective ratio over the window, and the scale, the median of
+ * SCALE_READS reads (one tick's scale is an APERF delta over an MPERF
+ * delta read one after the other: a host that stalls the vCPU between
+ * the two puts its stall into one tick's MPERF and the next one's APERF,
+ * opposite errors that a mean keeps and a median drops); and the share
  * of the window CPU 0 spent in C0 (its MPERF over the TSC), during which
  * two CPUs were active.
  */
+#define SCALE_READS	7
 /* Windows whose reads the host stalled (a precondition) before giving up */
 #define WINDOW_TRIES	3
 
@@ -274,7 +279,8 @@ static int measure(bool both, unsigned int window_us, double share_tol, double *
 		   double *scale, double *c0_share0)
 {
 	unsigned int base = (msrs.plat_info >> 8) & 0xff;
-	uint64_t a0, m0, a1, m1, s, sum, z0, z1, t0, t1, b0, b1, e0, e1;
+	uint64_t a0, m0, a1, m1, z0, z1, t0, t1, b0, b1, e0, e1;
+	double reads[SCALE_READS];
 	pid_t spin[2] = { fi_spawn_spinner(TEST_CPU), both ? fi_spawn_spinner(0) : 0 };
 	int i, n, tries, ret = -1;
 
@@ -287,19 +293,18 @@ static int measure(bool both, unsigned int window_us, double share_tol, double *
 		    dvfs_read_am(TEST_CPU, &a0, &m0, &b0))
 			goto out;
 		e0 = dvfs_tsc() - t0;
-		for (i = 0, n = 0, sum = 0; i < 10; i++) {
+		for (i = 0, n = 0; i < 3 + SCALE_READS; i++) {
 			char path[128];
+			uint64_t s;
 
-			fi_sleep_us(window_us / 10);
+			fi_sleep_us(window_us / (3 + SCALE_READS));
 			snprintf(path, sizeof(path), FI_DEBUGFS "/cpu%d/freq_scale", TEST_CPU);
-			if (i >= 3 && !fi_read_u64(path, &s)) {
-				sum += s;
-				n++;
-			}
+			if (i >= 3 && !fi_read_u64(path, &s))
+				reads[n++] = s;
 		}
 		e1 = dvfs_tsc();
 		if (dvfs_read_am(TEST_CPU, &a1, &m1, &b1) ||
-		    dvfs_msr_read(0, MSR_IA32_MPERF, &z1) || m1 <= m0 || n != 7)
+		    dvfs_msr_read(0, MSR_IA32_MPERF, &z1) || m1 <= m0 || n != SCALE_READS)
 			goto out;
 		t1 = dvfs_tsc();
 		e1 = t1 - e1;
@@ -322,7 +327,11 @@ static int measure(bool both, unsigned int window_us, double share_tol, double *
 		goto out;
 	}
 	*ratio = (double)base * (a1 - a0) / (m1 - m0);
-	*scale = (double)sum / n;
+	qsort(reads, n, sizeof(reads[0]), fi_cmp_double);
+	*scale = reads[n / 2];
+	if (reads[n - 1] - reads[0] > 0.01 * *scale)
+		fi_info("freq_scale reads %.0f..%.0f over the window: the median %.0f\n",
+			reads[0], reads[n - 1], *scale);
 	if (c0_share0)
 		*c0_share0 = t1 > t0 ? fmin((double)(z1 - z0) / (t1 - t0), 1) : 1;
 	ret = 0;

@@ -26,12 +26,12 @@
  *    f is timed between two at f_ref, after the other CPUs were out of C0
  *    for 95% of 50 ms and short runs at f_1C agreed (the CPU alone busy,
  *    what else ran on it over: preconditions waited for, counted). The
- *    three runs are repeated, up to STEADY_TRIES times, counted, where the
+ *    three runs are repeated, up to ALONE_TRIES times, counted, where the
  *    task did not have the CPU for all but the bar of a run (another task
- *    ran), and on the host's clock where the two references disagree by
- *    more than the bar; under -icount references that disagree, the task
- *    alone, fail. The references must run at the 2-core limit at least,
- *    each run at f at f, by APERF/MPERF within 1% (the premises).
+ *    ran), and never for their times; under -icount references that
+ *    disagree by more than the bar, the task alone, fail. The references
+ *    must run at the 2-core limit at least, each run at f at f, by
+ *    APERF/MPERF within 1% (the premises).
  *    Under -icount one such triple per frequency is judged; else the
  *    median of TRIPLES_MAX, the host's clock being noisy. The inline
  *    control: the same times judged as a CPU that does not slow down, and
@@ -74,7 +74,7 @@
 #define TOL_TIMED	0.05	/* under multi-threaded TCG, or on hardware */
 #define RATIO_TOL	0.01	/* a run's frequency by APERF/MPERF */
 #define GAP_US		2	/* an iteration this long was interrupted */
-#define STEADY_TRIES	5	/* runs at f_ref that disagree: the host moved */
+#define ALONE_TRIES	5	/* triples where another task ran */
 #define TRIPLES_MAX	5	/* timed on the host's clock: the median of as many */
 /* The other CPUs' share of C0 (MPERF over the TSC) for the CPU to be alone */
 #define QUIET_C0	0.05
@@ -276,28 +276,20 @@ static double slowed(double s, double lost)
 	return (1 - lost) / (s - lost);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The median of @n values (reordered) */
 static double median(double *v, int n)
 {
-	qsort(v, n, sizeof(*v), cmp_double);
+	qsort(v, n, sizeof(*v), fi_cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /*
  * One run at @ratio timed between two at the 1-core turbo, with the
  * other CPUs out of C0 first and the CPU settled (settle()): the three
- * runs again (counted in *@again,
- * up to STEADY_TRIES times) where another task took the CPU from the work
- * (its CPU time below its time by more than the bar: a precondition), or,
- * on the host's clock, where the two references disagree by more than
- * the bar; under -icount references that disagree, the task alone, fail.
+ * runs again (counted in *@again, up to ALONE_TRIES times) where another
+ * task took the CPU from the work (its CPU time below its time by more
+ * than the bar: a precondition); under -icount references that disagree
+ * by more than the bar, the task alone, fail.
  * The references must run at the 2-core limit at least (the premise).
  * The run's time over theirs in *@got, and what the hypotheses predict: the
  * frequencies' ratio (*@want), no slowdown (*@native), full speed from
@@ -312,7 +304,7 @@ static int triple(unsigned int ratio, unsigned long n, int *again, int *waits, d
 	int tries;
 
 	for (tries = 1; ; tries++) {
-		bool alone, steady;
+		bool alone;
 
 		/* The lines printed so far are out: their readers run on CPU 0 */
 		fi_drain_output();
@@ -332,25 +324,27 @@ static int triple(unsigned int ratio, unsigned long n, int *again, int *waits, d
 			r.ms *= 1 - r.lost;
 		}
 		t_ref = (a.ms + b.ms) / 2;
-		steady = fabs(a.ms - b.ms) <= t_ref * tol;
-		if (alone && steady)
+		if (alone)
 			break;
-		/* Under -icount the speed is the platform's alone: no retry */
-		if (alone && triples == 1) {
-			fi_err("%u MHz: the same work at %u MHz took %.3f, then %.3f ms, the task alone on its CPU: the platform's speed moved (b - a %+.3f ms)",
-			       ratio * 100, top * 100, a.ms, b.ms, b.ms - a.ms);
-			return -1;
-		}
-		fi_info("%u MHz: the runs at %u MHz took %.3f and %.3f ms, the task running %.0f%%, %.0f%% and %.0f%% of them: %s, again\n",
-			ratio * 100, top * 100, a.ms, b.ms, 100 * a.cpu_ms / a.ms,
-			100 * r.cpu_ms / r.ms, 100 * b.cpu_ms / b.ms,
-			alone ? "the host's clock moved" : "another task ran");
+		fi_info("%u MHz: the task ran %.0f%%, %.0f%% and %.0f%% of the three runs: another task ran, again\n",
+			ratio * 100, 100 * a.cpu_ms / a.ms, 100 * r.cpu_ms / r.ms,
+			100 * b.cpu_ms / b.ms);
 		(*again)++;
-		if (tries == STEADY_TRIES) {
-			fi_err("%u MHz: %d times another task ran or the host's clock moved (the same work at %u MHz took %.3f, then %.3f ms)",
-			       ratio * 100, tries, top * 100, a.ms, b.ms);
+		if (tries == ALONE_TRIES) {
+			fi_err("%u MHz: %d times another task ran during the three runs",
+			       ratio * 100, tries);
 			return -1;
 		}
+	}
+	/*
+	 * Under -icount the speed is the platform's alone: references that
+	 * disagree fail. On the host's clock they are judged as they came
+	 * (the median of the triples takes the host's noise)
+	 */
+	if (triples == 1 && fabs(a.ms - b.ms) > t_ref * tol) {
+		fi_err("%u MHz: the same work at %u MHz took %.3f, then %.3f ms, the task alone on its CPU: the platform's speed moved (b - a %+.3f ms)",
+		       ratio * 100, top * 100, a.ms, b.ms, b.ms - a.ms);
+		return -1;
 	}
 	lost = triples == 1 ? 0 : (a.lost + b.lost) / 2;
 	f_ref = (a.ratio + b.ratio) / 2;
@@ -502,7 +496,7 @@ static int wakeups(unsigned int ratio, double *lat)
 		       f * 100, ratio * 100);
 		return -1;
 	}
-	qsort(lat, WAKEUPS, sizeof(*lat), cmp_double);
+	qsort(lat, WAKEUPS, sizeof(*lat), fi_cmp_double);
 	return ret;
 }
 

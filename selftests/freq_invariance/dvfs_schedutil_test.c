@@ -837,35 +837,96 @@ out:
 /* The shares of the window two predictions must differ by to be told */
 #define TOP_APART	0.5
 
-static int feedback(unsigned int pct, unsigned int c)
+/* One feedback case: its run, and what the predictions say of it */
+struct fb_case {
+	unsigned int pct, c;	/* the target, of c; c = f_2C */
+	const char *aim;	/* what the case must see the model do */
+	struct sugov_cfg mc;	/* the model of this kernel's loop */
+	struct sugov_cfg oc;	/* the other hypothesis's model */
+	struct seen su;		/* the CPU's run */
+	struct sugov_result m;	/* the model's, for the w seen */
+	double w;		/* the work rate seen, MHz */
+	double m_above, m_top;	/* the model's shares above c and at the top */
+	double o_above, o_top;	/* the other hypothesis's */
+	double f_top;		/* the formula's share of util_est samples at the top */
+	unsigned int stat;	/* the static formula's step for w, MHz */
+	bool tells;		/* w in the case's regime, the predictions apart */
+};
+
+/*
+ * The predictions for the run in @k->su and whether the case tells them
+ * apart there: the model's; the other hypothesis's (in the case where the
+ * kernels part, the other kernel's; with invariance, the loop without);
+ * the static formula's step for w (1.25 x w, f_ref = f_1C) and the
+ * formula's share of the util_est samples at the top. 0, or -1 said why.
+ */
+static int predict(struct fb_case *k)
 {
-	double busy = PERIOD_US * (c * pct / 100.0) / plat.turbo[L1C];
-	struct sugov_cfg mc = {
-		.min = plat.min, .top = plat.turbo[L1C], .step = STEP_MHZ, .cap = c,
-		.f_ref = invariant ? f_ref_exact : 0, .period_us = PERIOD_US,
-		.start_mhz = plat.turbo[L1C], .seed = 1, .kick_us = KICK_US,
-		.cur_margin = cur_margin,
-	};
-	double w = 0, above, top, m_above = 0, m_top = 0, o_above = 0, o_top = 0, f_top = 0;
-	unsigned int stat = 0;
-	struct sugov_cfg oc;
-	const char *aim;
-	bool tells = false, seen = false;
-	struct sugov_result m;
-	double below = 0, over = 0, next;
+	unsigned int pct = k->pct, c = k->c, top = plat.turbo[L1C];
+	double w = k->su.eff_mhz * k->su.ran_us / PERIOD_US;
+
+	k->w = w;
+	if (run_model(&k->mc, &k->su, &k->m, &k->m_above))
+		return -1;
+	k->m_top = sugov_share(&k->mc, &k->m, top, top);
+	if (pct == KERNELS_PCT || invariant) {
+		struct sugov_result o;
+
+		k->oc = k->mc;
+		if (invariant)
+			k->oc.f_ref = 0;
+		else
+			k->oc.cur_margin = !cur_margin;
+		if (run_model(&k->oc, &k->su, &o, &k->o_above))
+			return -1;
+		k->o_top = sugov_share(&k->oc, &o, top, top);
+	}
+	k->stat = resolve(lround(w / top * 1024), top);
+	k->f_top = formula_top(&k->su, f_max);
+	/*
+	 * Without invariance the 95% case must be a runaway (w above 0.8 c,
+	 * where the static formula has no fixed point below c; the model at
+	 * the top; the static formula two steps below it), the 45% one a
+	 * swing, the 67% one where the kernels' models differ. With
+	 * invariance the 84% case is on the same side of 0.8 c, the formula
+	 * two steps below the top and the loop without invariance at the top
+	 * in its model; the 45% one below 0.8 c.
+	 */
+	if (invariant)
+		k->tells = pct >= 80 ? w > 0.8 * c && k->stat + 2 * STEP_MHZ <= top &&
+				       k->o_top >= 0.9 && k->o_top - k->f_top >= TOP_APART :
+				       w < 0.8 * c;
+	else
+		k->tells = pct == KERNELS_PCT ? fabs(k->m_top - k->o_top) >= KERNELS_APART &&
+						w <= KERNELS_W_MAX * c :
+			   pct >= 80 ? w > 0.8 * c && k->m_top >= 0.9 &&
+				       k->stat + 2 * STEP_MHZ <= top :
+			   w <= SWING_MAX * c && k->m_above >= 0.1 && k->m_top < 0.9;
+	return 0;
+}
+
+/*
+ * The run of case @k: the periodic task at @k->pct of c beside a spinner
+ * on the other CPU, observed under schedutil, run again (up to ATTEMPTS
+ * runs) with its work scaled where w landed outside the case's regime.
+ * The last run's in @k. 0, or -1 said why.
+ */
+static int run_case(struct fb_case *k)
+{
+	double busy = PERIOD_US * (k->c * k->pct / 100.0) / plat.turbo[L1C];
+	double target = k->c * k->pct / 100.0, below = 0, over = 0, next;
 	unsigned long iters;
-	struct seen su;
-	int attempt, told = 0;
+	int attempt, ret = -1;
 	pid_t spin;
 
 	task = dvfs_start_fixed_work(cpus, nr_cpus, test_cpu, PERIOD_US, busy, &iters);
 	if (task < 0) {
-		fi_err("%u%% of c: cannot calibrate or start the periodic task", pct);
+		fi_err("%u%% of c: cannot calibrate or start the periodic task", k->pct);
 		return -1;
 	}
 	spin = dvfs_spawn_idle_spinner(cpus[0]);
 	if (spin < 0) {
-		fi_err("%u%% of c: cannot start a spinner on CPU %d", pct, cpus[0]);
+		fi_err("%u%% of c: cannot start a spinner on CPU %d", k->pct, cpus[0]);
 		stop_task();
 		return -1;
 	}
@@ -880,149 +941,124 @@ static int feedback(unsigned int pct, unsigned int c)
 	 * proportional to the work: scaling alone can swing from one side of
 	 * the target to the other).
 	 */
-	aim = invariant ? (pct >= 80 ? "rest below the top where the loop without runs away" :
-				       "rest below 0.8 c") :
-	      pct == KERNELS_PCT ? "tell the two kernels' formulas apart" :
-	      pct >= 80 ? "run away" : "swing apart from the static formula";
 	for (attempt = 1; attempt <= ATTEMPTS; attempt++) {
-		seen = false;
-		if (observe_loop(pct, &mc, &su))
+		if (observe_loop(k->pct, &k->mc, &k->su) || predict(k))
+			goto out;
+		if (k->tells || attempt == ATTEMPTS)
 			break;
-		seen = true;
-		w = su.eff_mhz * su.ran_us / PERIOD_US;
-		if (run_model(&mc, &su, &m, &m_above)) {
-			seen = false;
-			break;
-		}
-		m_top = sugov_share(&mc, &m, plat.turbo[L1C], plat.turbo[L1C]);
-		/*
-		 * The other hypothesis's model: in the case where the kernels
-		 * part, the other kernel's; with invariance, the loop without
-		 */
-		if (pct == KERNELS_PCT || invariant) {
-			struct sugov_result o;
-
-			oc = mc;
-			if (invariant)
-				oc.f_ref = 0;
-			else
-				oc.cur_margin = !cur_margin;
-			if (run_model(&oc, &su, &o, &o_above)) {
-				seen = false;
-				break;
-			}
-			o_top = sugov_share(&oc, &o, plat.turbo[L1C], plat.turbo[L1C]);
-		}
-		/* The static formula's step for w: 1.25 x w, f_ref = f_1C */
-		stat = resolve(lround(w / plat.turbo[L1C] * 1024), plat.turbo[L1C]);
-		/*
-		 * Without invariance the 95% case must be a runaway (w above
-		 * 0.8 c, where the static formula has no fixed point below c;
-		 * the model at the top; the static formula two steps below
-		 * it), the 45% one a swing, the 67% one where the kernels'
-		 * models differ. With invariance the 84% case is on the same
-		 * side of 0.8 c, the formula two steps below the top and the
-		 * loop without invariance at the top in its model; the 45%
-		 * one below 0.8 c.
-		 */
-		/* The formula's share of the samples at the top (util_est varies) */
-		f_top = formula_top(&su, f_max);
-		if (invariant)
-			tells = pct >= 80 ? w > 0.8 * c && stat + 2 * STEP_MHZ <= plat.turbo[L1C] &&
-					    o_top >= 0.9 && o_top - f_top >= TOP_APART :
-					    w < 0.8 * c;
-		else
-			tells = pct == KERNELS_PCT ? fabs(m_top - o_top) >= KERNELS_APART &&
-						     w <= KERNELS_W_MAX * c :
-				pct >= 80 ? w > 0.8 * c && m_top >= 0.9 &&
-					    stat + 2 * STEP_MHZ <= plat.turbo[L1C] :
-				w <= SWING_MAX * c && m_above >= 0.1 && m_top < 0.9;
-		if (tells || attempt == ATTEMPTS)
-			break;
-		if (w < c * pct / 100.0)
+		if (k->w < target)
 			below = below ? fmax(below, iters) : iters;
 		else
 			over = over ? fmin(over, iters) : iters;
-		next = below && over ? sqrt(below * over) : iters * (c * pct / 100.0) / w;
+		next = below && over ? sqrt(below * over) : iters * target / k->w;
 		fi_info("w %.0f MHz (%.2f c), where the model does not %s: the work scaled by %.2f toward %.0f MHz\n",
-			w, w / c, aim, next / iters, c * pct / 100.0);
+			k->w, k->w / k->c, k->aim, next / iters, target);
 		stop_task();
 		iters = next;
 		task = dvfs_start_periodic(test_cpu, PERIOD_US, iters, 0);
 		if (task < 0) {
-			fi_err("%u%% of c: cannot restart the periodic task", pct);
-			seen = false;
-			break;
+			fi_err("%u%% of c: cannot restart the periodic task", k->pct);
+			goto out;
 		}
 	}
+	ret = 0;
+out:
 	fi_reap(spin);
 	stop_task();
-	if (!seen)
-		return -1;
+	return ret;
+}
 
-	above = share_within(&su, c + 1, plat.turbo[L1C]);
-	top = share_within(&su, plat.turbo[L1C], plat.turbo[L1C]);
+/* The run of case @k, printed and judged against its predictions */
+static int judge(const struct fb_case *k)
+{
+	unsigned int pct = k->pct, c = k->c;
+	double w = k->w, above, top;
+	int told = 0;
+
+	above = share_within(&k->su, c + 1, plat.turbo[L1C]);
+	top = share_within(&k->su, plat.turbo[L1C], plat.turbo[L1C]);
 	fi_info("w %.0f MHz (%.2f c; %u%% of c nominal), rate limit %.0f us; the static formula: %s\n",
-		w, w / c, pct, mc.rate_us,
+		w, w / c, pct, k->mc.rate_us,
 		invariant ? "1.25 x f_1C x util / 1024" :
 		w < (cur_margin ? 0.64 : 0.8) * c ?
 		(cur_margin ? "a fixed point at 1.5625 x w, below c" :
 			      "a fixed point at 1.25 x w, below c") :
 		"the runaway to the top");
 	fi_info("  %-6s mean request %4.0f MHz, effective %4.0f, %5.1f transitions/s, %3.0f%% above c, %3.0f%% at the top, energy %.3f of f_1C's\n",
-		"CPU:", mean_req(&su), su.eff_mhz, su.trans_s, above * 100, top * 100,
-		energy(su.ran_us, su.eff_mhz));
+		"CPU:", mean_req(&k->su), k->su.eff_mhz, k->su.trans_s, above * 100, top * 100,
+		energy(k->su.ran_us, k->su.eff_mhz));
 	fi_info("  %-6s mean request %4.0f MHz, effective %4.0f, %5.1f transitions/s, %3.0f%% above c, %3.0f%% at the top, energy %.3f of f_1C's\n",
-		"model:", m.mean_req, m.eff_mhz, m.trans_s, m_above * 100, m_top * 100,
-		energy(m.ran_us, m.eff_mhz));
+		"model:", k->m.mean_req, k->m.eff_mhz, k->m.trans_s, k->m_above * 100,
+		k->m_top * 100, energy(k->m.ran_us, k->m.eff_mhz));
 	if (pct == KERNELS_PCT)
 		fi_info("  %-6s %3.0f%% above c, %3.0f%% at the top: the kernels' formulas part here (this kernel's: %s)\n",
-			cur_margin ? "6.1's:" : "6.8's:", o_above * 100, o_top * 100,
+			cur_margin ? "6.1's:" : "6.8's:", k->o_above * 100, k->o_top * 100,
 			cur_margin ? "6.8's" : "6.1's");
 	if (invariant)
 		fi_info("  %-6s %3.0f%% above c, %3.0f%% at the top: the model without invariance\n",
-			"other:", o_above * 100, o_top * 100);
+			"other:", k->o_above * 100, k->o_top * 100);
 	fi_info("  the static formula 1.25 x w: %u MHz (the top %u); the formula of the util_est samples at the top: %.0f%%\n",
-		stat, plat.turbo[L1C], f_top * 100);
-	print_requests(&su);
-	if (!tells) {
+		k->stat, plat.turbo[L1C], k->f_top * 100);
+	print_requests(&k->su);
+	if (!k->tells) {
 		fi_err("%u%% of c: after %d runs w %.0f MHz (%.2f c), where the model (%.0f%% above c, %.0f%% at the top) does not %s: the case tells nothing",
-		       pct, ATTEMPTS, w, w / c, m_above * 100, m_top * 100, aim);
+		       pct, ATTEMPTS, w, w / c, k->m_above * 100, k->m_top * 100, k->aim);
 		return -1;
 	}
 	if (invariant) {
 		const char *what = "invariant: 1.25 x max_freq x util_est / 1024";
-		int ret = check_request(pct, &su, f_max, what, ctl_max, &told);
+		int ret = check_request(pct, &k->su, f_max, what, ctl_max, &told);
 
 		/* The inline control: no runaway, which the loop without has */
 		if (pct < 80)
 			return ret;
 		if (nearer_model(pct, "share of the window at the top", top,
-				 "the loop without invariance", o_top, f_top, TOP_APART))
+				 "the loop without invariance", k->o_top, k->f_top, TOP_APART))
 			return -1;
 		fi_info("  the control, the loop without invariance: %.0f%% at the top in its model; the CPU's %.0f%%, on the formula's side (%.0f%% of the samples), as it must be\n",
-			o_top * 100, top * 100, f_top * 100);
+			k->o_top * 100, top * 100, k->f_top * 100);
 		return ret;
 	}
 	/* Nearer this kernel's model than the other's */
 	if (pct == KERNELS_PCT)
-		return nearer_kernel(pct, above, top, m_above, m_top, o_above, o_top);
+		return nearer_kernel(pct, above, top, k->m_above, k->m_top, k->o_above, k->o_top);
 	/* At the top as the model runs away, not at the static formula */
-	if (m_top >= 0.9) {
+	if (k->m_top >= 0.9) {
 		if (nearer_model(pct, "share of the window at the top", top,
-				 "the static formula 1.25 x w", 0, m_top, TOP_APART))
+				 "the static formula 1.25 x w", 0, k->m_top, TOP_APART))
 			return -1;
 		fi_info("  the control, the static formula 1.25 x w: none at the top; the CPU's %.0f%%, on the model's side (%.0f%%), as it must be\n",
-			top * 100, m_top * 100);
+			top * 100, k->m_top * 100);
 		return 0;
 	}
 	/* Nor stuck above c: nearer the model than a loop always there */
 	if (nearer_model(pct, "share of the window above c", above, "the static formula", 0,
-			 m_above, 0.1) ||
+			 k->m_above, 0.1) ||
 	    nearer_model(pct, "share of the window above c", above, "a loop stuck above c", 1,
-			 m_above, 0.1))
+			 k->m_above, 0.1))
 		return -1;
 	return 0;
+}
+
+static int feedback(unsigned int pct, unsigned int c)
+{
+	struct fb_case k = {
+		.pct = pct, .c = c,
+		.mc = {
+			.min = plat.min, .top = plat.turbo[L1C], .step = STEP_MHZ, .cap = c,
+			.f_ref = invariant ? f_ref_exact : 0, .period_us = PERIOD_US,
+			.start_mhz = plat.turbo[L1C], .seed = 1, .kick_us = KICK_US,
+			.cur_margin = cur_margin,
+		},
+	};
+
+	k.aim = invariant ? (pct >= 80 ? "rest below the top where the loop without runs away" :
+					 "rest below 0.8 c") :
+		pct == KERNELS_PCT ? "tell the two kernels' formulas apart" :
+		pct >= 80 ? "run away" : "swing apart from the static formula";
+	if (run_case(&k))
+		return -1;
+	return judge(&k);
 }
 
 static int test_feedback(void)
@@ -1055,60 +1091,16 @@ static struct fi_test tests[] = {
 	{ "feedback_with_turbo_capped", test_feedback },
 };
 
-int main(void)
+/*
+ * The test CPU, the last of two or more, under intel_cpufreq with the
+ * part's limits and schedutil available, its requests traced; f_max
+ * cpuinfo's maximum (the 1-core turbo), ctl_max the inline control's
+ */
+static void setup_cpu(void)
 {
-	const char *why, *env = getenv("DVFS_SCHEDUTIL_MAX");
-	const char *rate_env = getenv("DVFS_SCHEDUTIL_RATE_LIMIT_US");
-	const char *margin_env;
-	struct fi_test plan[ARRAY_SIZE(tests)];
 	char buf[64], gov[256];
-	uint64_t inv, kratio = 0;
-	size_t n = 0;
-	int i;
+	const char *why;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	dvfs_begin();
-	if (dvfs_msrs.misc_enable & MISC_ENABLE_TURBO_DISABLE)
-		ksft_exit_skip("turbo disabled: no turbo limit to cap two busy CPUs, and %s\n",
-			       "the fixed point is the boots' with turbo");
-	/* What the part calls for, and the kernel must agree with */
-	ratio = dvfs_max_freq_ratio(&dvfs_msrs);
-	invariant = ratio;
-	if (fi_read_u64(FI_DEBUGFS "/invariant", &inv) ||
-	    (inv && fi_read_u64(FI_DEBUGFS "/max_freq_ratio", &kratio)))
-		ksft_exit_fail_msg("cannot read %s/invariant or max_freq_ratio\n", FI_DEBUGFS);
-	if (!inv != !invariant || kratio != ratio)
-		ksft_exit_fail_msg("kernel: invariant %llu, max_freq_ratio %llu; %s %u: %s %llu\n",
-				   (unsigned long long)inv, (unsigned long long)kratio,
-				   "the MSRs of model", dvfs_msrs.model,
-				   invariant ? "invariant, max_freq_ratio" :
-				   "not invariant, max_freq_ratio", (unsigned long long)ratio);
-	cur_margin = fi_kernel_at_least(6, 8);
-	margin_env = getenv("DVFS_SCHEDUTIL_CUR_MARGIN");
-	if (margin_env) {
-		if (strcmp(margin_env, "0") && strcmp(margin_env, "1"))
-			ksft_exit_fail_msg("DVFS_SCHEDUTIL_CUR_MARGIN=%s: %s\n", margin_env,
-					   "want 0 (6.1's formula) or 1 (6.8's)");
-		cur_margin = *margin_env == '1';
-		fi_info("control: the model and the bars take %s formula, not the running kernel's\n",
-			cur_margin ? "6.8's" : "6.1's");
-	}
-	/*
-	 * Where the MSRs hide the turbo ratios (and the boot code refuses
-	 * invariance), the part the boot names gives the limits (HWP's
-	 * highest performance lets intel_cpufreq ask for the 1-core turbo)
-	 */
-	i = invariant ? 0 : dvfs_turbo_from_part();
-	if (i < 0)
-		ksft_exit_fail_msg("fi_platform= names another base or minimum than the MSRs'\n");
-	if (i > 0)
-		fi_info("turbo ratios hidden: the limits fi_platform= names, %u/%u/%u/%u MHz\n",
-			plat.turbo[L1C], plat.turbo[L2C], plat.turbo[L4C], plat.turbo[LAC]);
-	if (invariant) {
-		/* The limit it is computed from: ratio = f x 1024 / base, rounded down */
-		f_ref_exact = ratio * plat.base / 1024.0;
-		f_ref = lround(f_ref_exact / STEP_MHZ) * STEP_MHZ;
-	}
 	nr_cpus = dvfs_setup_cpus(cpus, ARRAY_SIZE(cpus), true, &why);
 	if (nr_cpus < 0)
 		ksft_exit_fail_msg("%s\n", why);
@@ -1144,6 +1136,30 @@ int main(void)
 	    !strstr(gov, "schedutil"))
 		ksft_exit_fail_msg("no schedutil on CPU %d (CONFIG_CPU_FREQ_GOV_SCHEDUTIL=n?)\n",
 				   test_cpu);
+}
+
+/*
+ * The controls a run can set, each making the test expect the wrong thing:
+ * DVFS_SCHEDUTIL_CUR_MARGIN (the other kernel's formula),
+ * DVFS_SCHEDUTIL_MAX (another max_freq in schedutil's formula) and
+ * DVFS_SCHEDUTIL_RATE_LIMIT_US (another rate limit than the model's)
+ */
+static void read_controls(void)
+{
+	const char *env = getenv("DVFS_SCHEDUTIL_MAX");
+	const char *rate_env = getenv("DVFS_SCHEDUTIL_RATE_LIMIT_US");
+	const char *margin_env;
+
+	cur_margin = fi_kernel_at_least(6, 8);
+	margin_env = getenv("DVFS_SCHEDUTIL_CUR_MARGIN");
+	if (margin_env) {
+		if (strcmp(margin_env, "0") && strcmp(margin_env, "1"))
+			ksft_exit_fail_msg("DVFS_SCHEDUTIL_CUR_MARGIN=%s: %s\n", margin_env,
+					   "want 0 (6.1's formula) or 1 (6.8's)");
+		cur_margin = *margin_env == '1';
+		fi_info("control: the model and the bars take %s formula, not the running kernel's\n",
+			cur_margin ? "6.8's" : "6.1's");
+	}
 	if (env) {
 		char *end;
 		unsigned long mhz = strtoul(env, &end, 10);
@@ -1157,14 +1173,6 @@ int main(void)
 		fi_info("DVFS_SCHEDUTIL_MAX=%s: a control run%s\n", env,
 			invariant ? "" : " (not invariant: nothing uses it)");
 	}
-	if (invariant)
-		fi_info("model %u: %u..%u MHz, invariant, reference %u MHz (max_freq_ratio %llu); the expectation's max_freq %u\n",
-			dvfs_msrs.model, plat.min, plat.turbo[L1C], f_ref,
-			(unsigned long long)ratio, f_max);
-	else
-		fi_info("model %u: %u..%u MHz, not invariant (its turbo ratios read 0)\n",
-			dvfs_msrs.model, plat.min,
-			plat.turbo[L1C]);
 	if (rate_env) {
 		char *end;
 
@@ -1175,6 +1183,58 @@ int main(void)
 		fi_info("DVFS_SCHEDUTIL_RATE_LIMIT_US=%s: a control run, schedutil's rate limit set to that, the model's kept\n",
 			rate_env);
 	}
+}
+
+int main(void)
+{
+	struct fi_test plan[ARRAY_SIZE(tests)];
+	uint64_t inv, kratio = 0;
+	size_t n = 0;
+	int i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	dvfs_begin();
+	if (dvfs_msrs.misc_enable & MISC_ENABLE_TURBO_DISABLE)
+		ksft_exit_skip("turbo disabled: no turbo limit to cap two busy CPUs, and %s\n",
+			       "the fixed point is the boots' with turbo");
+	/* What the part calls for, and the kernel must agree with */
+	ratio = dvfs_max_freq_ratio(&dvfs_msrs);
+	invariant = ratio;
+	if (fi_read_u64(FI_DEBUGFS "/invariant", &inv) ||
+	    (inv && fi_read_u64(FI_DEBUGFS "/max_freq_ratio", &kratio)))
+		ksft_exit_fail_msg("cannot read %s/invariant or max_freq_ratio\n", FI_DEBUGFS);
+	if (!inv != !invariant || kratio != ratio)
+		ksft_exit_fail_msg("kernel: invariant %llu, max_freq_ratio %llu; %s %u: %s %llu\n",
+				   (unsigned long long)inv, (unsigned long long)kratio,
+				   "the MSRs of model", dvfs_msrs.model,
+				   invariant ? "invariant, max_freq_ratio" :
+				   "not invariant, max_freq_ratio", (unsigned long long)ratio);
+	/*
+	 * Where the MSRs hide the turbo ratios (and the boot code refuses
+	 * invariance), the part the boot names gives the limits (HWP's
+	 * highest performance lets intel_cpufreq ask for the 1-core turbo)
+	 */
+	i = invariant ? 0 : dvfs_turbo_from_part();
+	if (i < 0)
+		ksft_exit_fail_msg("fi_platform= names another base or minimum than the MSRs'\n");
+	if (i > 0)
+		fi_info("turbo ratios hidden: the limits fi_platform= names, %u/%u/%u/%u MHz\n",
+			plat.turbo[L1C], plat.turbo[L2C], plat.turbo[L4C], plat.turbo[LAC]);
+	if (invariant) {
+		/* The limit it is computed from: ratio = f x 1024 / base, rounded down */
+		f_ref_exact = ratio * plat.base / 1024.0;
+		f_ref = lround(f_ref_exact / STEP_MHZ) * STEP_MHZ;
+	}
+	setup_cpu();
+	read_controls();
+	if (invariant)
+		fi_info("model %u: %u..%u MHz, invariant, reference %u MHz (max_freq_ratio %llu); the expectation's max_freq %u\n",
+			dvfs_msrs.model, plat.min, plat.turbo[L1C], f_ref,
+			(unsigned long long)ratio, f_max);
+	else
+		fi_info("model %u: %u..%u MHz, not invariant (its turbo ratios read 0)\n",
+			dvfs_msrs.model, plat.min,
+			plat.turbo[L1C]);
 	/* The fixed point needs invariance; the feedback a cap below the top */
 	if (invariant)
 		plan[n++] = tests[0];

@@ -53,6 +53,13 @@ void fi_spin_us(uint64_t us)
 		; /* each call is a system call: nothing to optimise away */
 }
 
+int fi_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 int fi_pin_self(int cpu)
 {
 	cpu_set_t set;

@@ -19,6 +19,8 @@ uint64_t fi_now_us(void);
 void fi_sleep_us(uint64_t us);
 void fi_spin_us(uint64_t us);
 
+/* qsort()'s comparison of doubles, ascending */
+int fi_cmp_double(const void *a, const void *b);
 int fi_pin_self(int cpu);
 int fi_online_cpus(int *cpus, int max);
 

@@ -235,13 +235,6 @@ static int ramp_once(const double *targets, double *seen, double limit_ms)
 	return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * From util 0 at scale 512, util_avg crosses 256/486/972 when PELT says,
  * +-10%, plus what the observation cannot resolve: util_avg is published
@@ -282,7 +275,7 @@ static int test_ramp(void)
 
 		for (r = 0; r < RAMPS; r++)
 			v[r] = runs[r][i];
-		qsort(v, RAMPS, sizeof(v[0]), cmp_double);
+		qsort(v, RAMPS, sizeof(v[0]), fi_cmp_double);
 		seen[i] = v[RAMPS / 2];
 		want = pelt_time_to_util(&half, targets[i], 2e6) / 1000;
 		tol = 0.1 * want +

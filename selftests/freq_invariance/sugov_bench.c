@@ -91,13 +91,6 @@ static void bad_usage(void)
 	exit(2);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -279,7 +272,7 @@ static int run_mix(double k, int busy, double ms)
 				continue;
 			for (i = 0; i < m; i++)
 				sum += l->comp_us[i];
-			qsort(l->comp_us, m, sizeof(double), cmp_double);
+			qsort(l->comp_us, m, sizeof(double), fi_cmp_double);
 			printf("task,%d,%u,%.0f,%d,%d,%.1f,%.1f,%.1f,%.1f\n", cpus[n - 1 - c],
 			       mix[j].period_us, mix[j].need * plat.turbo[L1C], l->acts,
 			       l->missed, sum / m, l->comp_us[m / 2],
