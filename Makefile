@@ -207,7 +207,7 @@ vmm-active_VMM    := project
 vmm-hwp_WHAT   := QEMU-platform boot with HWP
 vmm-hwp_QEMU   := ACCEL=tcg CPU=$(VMM_HWP),model=158,x-dvfs=e5-2670v3 SMP=2
 vmm-hwp_PARAMS := fi_platform=e5-2670v3
-vmm-hwp_CASES  := intel_pstate_test=5 hwp_boost_test=6
+vmm-hwp_CASES  := intel_pstate_test=5 hwp_boost_test=7
 vmm-hwp_VMM    := project
 vmm-hwp-passive_WHAT   := QEMU-platform boot with HWP in passive mode
 vmm-hwp-passive_QEMU   := ACCEL=tcg CPU=$(VMM_HWP),model=94,x-dvfs=$(subst $(comma),:,$(STEEP_PLATFORM)) SMP=2
@@ -348,6 +348,7 @@ kernel: deps $(KOBJ)/.config
 	@mkdir -p $(CCACHE_DIR) && ccache -z >/dev/null
 	@echo "kernel: building $(KERNEL)"
 	@$(KMAKE) -s bzImage
+	@scripts/check-bzimage $(KOBJ)
 	@ccache --print-stats | awk '/^(direct|preprocessed)_cache_hit\t/ { h += $$2 } \
 		/^cache_miss\t/ { m = $$2 } END { print "kernel: ccache hits " h ", misses " m }'
 
@@ -519,6 +520,7 @@ kernel-kasan: deps $(KOBJ_KASAN)/.config
 	@echo "kernel-kasan: building $(KOBJ_KASAN)/arch/x86/boot/bzImage"
 	@$(MAKE) --no-print-directory -C $(KSRC) O=$(KOBJ_KASAN) CC=$(KCC) \
 		-j$(JOBS) -s bzImage
+	@scripts/check-bzimage $(KOBJ_KASAN)
 
 $(KOBJ_KASAN)/.config: $(FRAGMENTS) config/kasan.config $(SERIES_STAMP) scripts/kconfig
 	@scripts/kconfig $(KSRC) $(KOBJ_KASAN) $(FRAGMENTS) config/kasan.config

@@ -111,6 +111,8 @@ struct fi_saturation {
  * whatever period_contrib is; from 1001 up it may be.
  */
 #define FI_RQ_SATURATED_UTIL	1023
+/* ... and below which the kernel cannot count it saturated */
+#define FI_RQ_SATURABLE_UTIL	1001
 
 int fi_saturate(int cpu, double run_us, struct fi_saturation *r);
 void fi_drain_output(void);

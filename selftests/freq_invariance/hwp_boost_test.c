@@ -9,6 +9,8 @@
  *     time;
  *   - with the knob off, the same I/O leaves them where they were, and
  *     the CPU is not boosted (boost_min 0);
+ *   - turning the knob off while a boost is held forgets it (boost_min 0,
+ *     the request the policy's limits);
  *   - a CPU kept busy after the I/O keeps its boost (its ticks' updates
  *     come within the hold time: a run whose ticks the host stalled past
  *     it, traced with sched:sched_stat_runtime, or whose boost the I/O's
@@ -622,6 +624,62 @@ static int test_boost_still_when_off(void)
 }
 
 /*
+ * Turning the knob off while a boost is held forgets it: once the knob
+ * is off the CPU's boost_min reads 0, as its request, rewritten from the
+ * policy's limits, holds no boost, and the next boost starts from the
+ * bottom of the ladder. A run's precondition is a boost held when the
+ * knob goes off: the I/O's CPU, idle once the I/O is killed, boosted just
+ * before the write, and no drop counted between that read and the one
+ * after it (an update may drop the boost in between). Runs that did not
+ * meet it are repeated, counted, up to FORGET_RUNS in all.
+ */
+#define FORGET_RUNS	5
+#define FORGET_IO_US	200000
+
+static int test_knob_off_forgets(void)
+{
+	struct boost_row a, b;
+	int runs;
+
+	for (runs = 1; runs <= FORGET_RUNS; runs++) {
+		pid_t pid;
+
+		if (fi_write_str(KNOB, "1"))
+			return KSFT_FAIL;
+		pid = spawn_io(test_cpu);
+		if (pid < 0)
+			return KSFT_FAIL;
+		fi_sleep_us(FORGET_IO_US);
+		fi_reap(pid);
+		if (read_row(test_cpu, &a) || fi_write_str(KNOB, "0") ||
+		    read_row(test_cpu, &b)) {
+			fi_err("cannot read CPU %d's row or turn the knob off", test_cpu);
+			return KSFT_FAIL;
+		}
+		if (a.boost_min && b.down == a.down)
+			break;
+		fi_info("run %d: boost_min %llu before the knob went off, drops %llu -> %llu: no boost held then, again\n",
+			runs, (unsigned long long)a.boost_min, (unsigned long long)a.down,
+			(unsigned long long)b.down);
+	}
+	if (runs > FORGET_RUNS) {
+		fi_err("%d runs, none with a boost held when the knob went off", FORGET_RUNS);
+		return KSFT_FAIL;
+	}
+	fi_info("CPU %d: boost_min %llu with the knob on, %llu once it is off (run %d)\n",
+		test_cpu, (unsigned long long)a.boost_min, (unsigned long long)b.boost_min, runs);
+	if (b.boost_min) {
+		fi_err("hwp_dynamic_boost=0: CPU %d's boost_min %llu, not 0: a boost the request no longer holds is kept",
+		       test_cpu, (unsigned long long)b.boost_min);
+		return KSFT_FAIL;
+	}
+	/* With the knob off, the request is the policy's limits */
+	if (msr_hwp && read_rest())
+		return KSFT_FAIL;
+	return KSFT_PASS;
+}
+
+/*
  * The boost is dropped at the first update without I/O wait that comes
  * more than the hold time (3 ms) after the previous update: a CPU kept
  * busy has an update at each tick where PELT crossed a period (1024 us of
@@ -781,6 +839,7 @@ static const struct fi_test tests[] = {
 	{ "boost_counters_move_with_knob_on", test_boost_moves_when_on },
 	{ "hwp_min_climbs_the_ladder_and_frequency_follows", test_ladder_and_frequency },
 	{ "boost_counters_still_with_knob_off", test_boost_still_when_off },
+	{ "knob_off_forgets_a_held_boost", test_knob_off_forgets },
 	{ "boost_held_while_busy_dropped_after_idle", test_boost_held_while_busy },
 };
 
