@@ -274,8 +274,14 @@ static void restore(void)
  */
 #define SCALE_READS	7
 static double scale_reads[SCALE_READS];
-/* Windows whose reads the host stalled (a precondition) before giving up */
-#define WINDOW_TRIES	3
+/*
+ * Windows whose reads the host stalled (a precondition) before giving up.
+ * Whether a read is stalled is its own latency, measured around it, not
+ * anything the kernel under test computes; a quiet host needs one window,
+ * and a bound of ten costs nothing there (2 s at most per frequency, 10 s
+ * per turbo cap window).
+ */
+#define WINDOW_TRIES	10
 
 static int measure(bool both, unsigned int window_us, double share_tol, double *ratio,
 		   double *scale, double *c0_share0)
