@@ -441,9 +441,12 @@ out:
 }
 
 /*
- * A child that is woken and does not run within WAKE_DEADLINE_MS is rare,
- * its cause not known: where it sleeps is printed, and the measurement
- * made again with a new child, 3 times at most (an empirical margin).
+ * The measurement's precondition is that the woken child runs: its
+ * util_avg is read once it has (its sum_exec_runtime moved). A child that
+ * is woken and does not run within WAKE_DEADLINE_MS is rare, its cause
+ * not known; its util_avg is not looked at: where it sleeps is printed,
+ * and the measurement made again with a new child, 3 times at most (an
+ * empirical margin).
  */
 static int test_idle_task_decays(void)
 {
