@@ -1003,7 +1003,7 @@ void fi_drain_output(void)
  * reaches (LOAD_AVG_MAX - 1024) * 1024 - LOAD_AVG_MAX, 97.8% of its
  * bound: 177 PELT periods from 0, 363 ms at scale 512. Reports its last
  * util_avg, its running time, @cpu's rq util_avg just before the word to
- * stop (FI_RQ_SATURATED_UTIL) and the growth of @cpu's lost_idle_time
+ * stop (FI_RQ_SATURABLE_UTIL) and the growth of @cpu's lost_idle_time
  * 100 ms after. 0, or -1.
  */
 int fi_saturate(int cpu, double run_us, struct fi_saturation *r)

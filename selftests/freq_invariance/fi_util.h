@@ -103,15 +103,13 @@ struct fi_saturation {
 };
 
 /*
- * The rq's cfs util_avg at which its CPU is surely saturated by the
- * kernel's bar for losing idle time, update_idle_rq_clock_pelt(): util_sum
- * (cfs + rt + dl) >= (LOAD_AVG_MAX - 1024) * 1024 - LOAD_AVG_MAX =
- * 47791490, where util_avg = util_sum / (LOAD_AVG_MAX - 1024 +
- * period_contrib), period_contrib 0..1023: util_avg 1023 is over the bar
- * whatever period_contrib is; from 1001 up it may be.
+ * The rq's cfs util_avg below which the kernel cannot count its CPU
+ * saturated by its bar for losing idle time, update_idle_rq_clock_pelt():
+ * util_sum (cfs + rt + dl) >= (LOAD_AVG_MAX - 1024) * 1024 - LOAD_AVG_MAX
+ * = 47791490, where util_avg = util_sum / (LOAD_AVG_MAX - 1024 +
+ * period_contrib), period_contrib 0..1023: from 1001 up util_avg may be
+ * over the bar (from 1023 up it is, whatever period_contrib).
  */
-#define FI_RQ_SATURATED_UTIL	1023
-/* ... and below which the kernel cannot count it saturated */
 #define FI_RQ_SATURABLE_UTIL	1001
 
 int fi_saturate(int cpu, double run_us, struct fi_saturation *r);
