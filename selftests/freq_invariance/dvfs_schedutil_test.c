@@ -65,8 +65,9 @@
  * at once. For each w, pinned at f_ref (userspace governor) and then
  * under schedutil (the task's CPU only), after settling, over 100
  * periods: the request as above, and util_avg against the PELT model for
- * the running time per period the task is seen to have, at the scale of
- * its CPU's mean effective frequency in C0 (APERF / MPERF), within
+ * the running time per period the task is seen to have, at its CPU's
+ * frequency scale in C0 (APERF / MPERF per traced sample, each clipped
+ * at f_ref: see c0_scale()), within
  * dvfs_pelt_test's bars, 3% of 1024 each and 1% on average. Printed, not
  * asserted: the two util_avg side by side, and how much more than the
  * task needs the CPU asks for (the task is fully busy at util / 1024 x
@@ -189,6 +190,8 @@ struct seen {
 	int n;
 	double ran_us;		/* running time per period */
 	double eff_mhz;		/* its mean effective frequency in C0 */
+	double scale;		/* its frequency scale in C0 (c0_scale()) */
+	double scale_of_mean;	/* the scale of eff_mhz, for comparison */
 	double trans_s;		/* frequency transitions per second */
 };
 
@@ -267,11 +270,42 @@ static int residency(double t0, double t1, const struct msr_read *r0,
 	return 0;
 }
 
+/*
+ * The frequency scale clock_pelt advanced at while test_cpu was in C0
+ * between @ta0 and @ta1 (mono, us), whose APERF and MPERF moved by @da
+ * and @dm: min(f / f_ref, 1) x 1024 weighted by MPERF (time in C0), f
+ * taken per interval between two traced samples within the window (the
+ * kernel clips per tick, as often or less), the rest of the window as one
+ * interval. The scale of the mean frequency is too high where the
+ * frequency moves across f_ref: time above it counts at 1024 only.
+ */
+static double c0_scale(double ta0, double ta1, uint64_t da, uint64_t dm)
+{
+	double sum = 0, in_c0 = 0, rest_a = da, rest_m = dm;
+	int i;
+
+	for (i = 1; i < nr_ev && ev[i].us < ta1; i++) {
+		if (ev[i - 1].us <= ta0 || !ev[i].mperf)
+			continue;
+		sum += ev[i].mperf * pelt_freq_scale((double)ev[i].aperf / ev[i].mperf *
+						     plat.base, plat.base, ratio);
+		in_c0 += ev[i].mperf;
+		rest_a -= ev[i].aperf;
+		rest_m -= ev[i].mperf;
+	}
+	/* Where a sample read before @ta0 is traced after it, no rest is left */
+	if (rest_m > 0 && rest_a > 0) {
+		sum += rest_m * pelt_freq_scale(rest_a / rest_m * plat.base, plat.base, ratio);
+		in_c0 += rest_m;
+	}
+	return sum / in_c0;
+}
+
 static int observe(pid_t tid, struct seen *s)
 {
 	uint64_t a0, m0, a1, m1, bracket;
 	long long ran0, ran1, u, est;
-	double usum = 0, esum = 0, t0, t1;
+	double usum = 0, esum = 0, t0, t1, ta0, ta1;
 	struct msr_read r0, r1;
 	int trans;
 
@@ -287,6 +321,7 @@ static int observe(pid_t tid, struct seen *s)
 	if (!r0.mhz || fi_read_sched_ns(tid, "se.sum_exec_runtime", &ran0) ||
 	    dvfs_read_am(test_cpu, &a0, &m0, &bracket))
 		return -1;
+	ta0 = fi_now_us();
 	while (fi_now_us() < t0 + WINDOW_US && s->n_est < MAX_EST) {
 		if (fi_read_sched_field(tid, "se.avg.util_avg", &u) ||
 		    fi_read_task_util_est(tid, &est))
@@ -296,8 +331,10 @@ static int observe(pid_t tid, struct seen *s)
 		esum += s->est_s[s->n_est - 1];
 		fi_sleep_us(SAMPLE_US);
 	}
-	if (fi_read_sched_ns(tid, "se.sum_exec_runtime", &ran1) ||
-	    dvfs_read_am(test_cpu, &a1, &m1, &bracket))
+	if (fi_read_sched_ns(tid, "se.sum_exec_runtime", &ran1))
+		return -1;
+	ta1 = fi_now_us();
+	if (dvfs_read_am(test_cpu, &a1, &m1, &bracket))
 		return -1;
 	/* The request at the end, to check the trace against */
 	r1.before = fi_now_us();
@@ -313,6 +350,8 @@ static int observe(pid_t tid, struct seen *s)
 	s->ran_us = (ran1 - ran0) / 1000.0 / (t1 - t0) * PERIOD_US;
 	/* In C0, MPERF counts at the base frequency's rate, APERF at f_eff */
 	s->eff_mhz = (double)(a1 - a0) / (m1 - m0) * plat.base;
+	s->scale = c0_scale(ta0, ta1, a1 - a0, m1 - m0);
+	s->scale_of_mean = pelt_freq_scale(s->eff_mhz, plat.base, ratio);
 	s->trans_s = trans * 1e6 / (t1 - t0);
 	return 0;
 }
@@ -432,27 +471,26 @@ static int check_request(unsigned int pct, const struct seen *s, unsigned int f_
 }
 
 /*
- * util_avg against the PELT model of the task's observed run at the scale
- * of its mean effective frequency in C0, min(f_eff / f_ref, 1) x 1024:
- * clock_pelt advances by the running time x f_eff / f_ref, the work done
- * in time at f_ref, as long as f_eff stays at or below f_ref (above it
- * the scale clips; where a window mixes both, the model is approximate).
- * Not the requested frequency: where f_ref is above the 2-core turbo, the
+ * util_avg against the PELT model of the task's observed run at its scale
+ * in C0 (c0_scale()): clock_pelt advances by the running time x
+ * min(f / f_ref, 1), the work done in time at f_ref up to f_ref. Not the
+ * requested frequency: where f_ref is above the 2-core turbo, the
  * sampler's CPU, active at times, caps the task's.
  */
 static int check_util(const char *what, const struct seen *s, double *err_sum)
 {
 	struct pelt_cfg cfg = { .mode = PELT_TIME_SCALING };
-	double scale = pelt_freq_scale(s->eff_mhz, plat.base, ratio), model;
+	double model;
 
-	cfg.scale = lround(scale);
+	cfg.scale = lround(s->scale);
 	model = pelt_periodic(&cfg, PERIOD_US, s->ran_us, MODEL_SETTLE_US).seen;
-	fi_info("  %s: ran %.0f us/period at %.0f MHz, scale %.1f: util_avg %.1f, model %.1f (%+.1f)\n",
-		what, s->ran_us, s->eff_mhz, scale, s->util, model, s->util - model);
+	fi_info("  %s: ran %.0f us/period at %.0f MHz, scale %.1f (%.1f at the mean frequency): util_avg %.1f, model %.1f (%+.1f)\n",
+		what, s->ran_us, s->eff_mhz, s->scale, s->scale_of_mean, s->util, model,
+		s->util - model);
 	*err_sum += fabs(s->util - model);
 	if (fabs(s->util - model) > 0.03 * 1024) {
 		fi_err("%s: util_avg %.1f, the model's %.1f for %.0f us of %d at scale %.1f, want +- 3%% of 1024",
-		       what, s->util, model, s->ran_us, PERIOD_US, scale);
+		       what, s->util, model, s->ran_us, PERIOD_US, s->scale);
 		return -1;
 	}
 	return 0;

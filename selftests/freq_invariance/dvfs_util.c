@@ -953,8 +953,9 @@ int dvfs_trace_times(int cpu, const char *name, double *us, int max)
 
 /*
  * The requests traced on @cpu since its buffer was emptied, in order, into
- * @ev (at most @max): their number, or -1 said why, also when the buffer
- * lost events
+ * @ev (at most @max), each with the APERF and MPERF counts intel_pstate
+ * sampled since its previous traced sample: their number, or -1 said why,
+ * also when the buffer lost events
  */
 int dvfs_trace_requests(int cpu, struct dvfs_req *ev, int max)
 {
@@ -966,7 +967,7 @@ int dvfs_trace_requests(int cpu, struct dvfs_req *ev, int max)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		char *tag = strstr(line, ": pstate_sample:"), *ts, *from, *to;
+		char *tag = strstr(line, ": pstate_sample:"), *ts, *from, *to, *mperf, *aperf;
 
 		if (!tag)
 			continue;
@@ -974,14 +975,18 @@ int dvfs_trace_requests(int cpu, struct dvfs_req *ev, int max)
 		ts = strrchr(line, ' ');
 		from = strstr(tag + 1, " from=");
 		to = strstr(tag + 1, " to=");
-		if (!ts || !from || !to || nr_ev == max) {
+		mperf = strstr(tag + 1, " mperf=");
+		aperf = strstr(tag + 1, " aperf=");
+		if (!ts || !from || !to || !mperf || !aperf || nr_ev == max) {
 			fi_err("%s: %s", path, nr_ev == max ? "too many events" :
-			       "a pstate_sample line without its time, from= or to=");
+			       "a pstate_sample line without its time, from=, to=, mperf= or aperf=");
 			fclose(f);
 			return -1;
 		}
 		ev[nr_ev].us = strtod(ts + 1, NULL) * 1e6;
 		ev[nr_ev].from = strtoul(from + 6, NULL, 10) * 100;
+		ev[nr_ev].mperf = strtoull(mperf + 7, NULL, 10);
+		ev[nr_ev].aperf = strtoull(aperf + 7, NULL, 10);
 		ev[nr_ev++].mhz = strtoul(to + 4, NULL, 10) * 100;
 	}
 	fclose(f);

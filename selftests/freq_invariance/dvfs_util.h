@@ -120,6 +120,8 @@ int dvfs_observe(int cpu, pid_t tid, unsigned int period_us, double settle_us,
 struct dvfs_req {
 	double us;
 	unsigned int mhz, from;
+	/* APERF and MPERF counted since the CPU's previous traced sample */
+	uint64_t aperf, mperf;
 };
 
 int dvfs_trace_start(void);
