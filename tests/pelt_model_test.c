@@ -144,6 +144,50 @@ static void test_invariance(void)
 	}
 }
 
+/*
+ * What /proc/PID/sched shows: the value of the last update. At sleep the
+ * task's util_avg is updated before the idle rq's clock_pelt catches up
+ * (dequeue, then pick_next_task_fair()'s update_idle_rq_clock_pelt()), so
+ * the sync's decay shows only at the next wakeup. The reference here
+ * steps the model itself over one settled period of a 6 ms run every
+ * 16 ms at half scale, reading util_avg before the first idle step
+ * (pelt_run() syncs then), and the same reading after that step is the
+ * wrong hypothesis, which must differ.
+ */
+static void test_seen(void)
+{
+	double period = 16000, busy = 6000, settle = 640000, t, u, shown = 0, early = 0;
+	double ref = 0, wrong = 0;
+	struct pelt_range r = pelt_periodic(&half, period, busy, settle);
+	struct pelt_model m;
+	bool run, was = false;
+	long n = 0;
+
+	pelt_init(&m, &half, 0);
+	for (t = 0; t < settle + period; t += 1) {
+		run = fmod(t, period) < busy;
+		if (was && !run)
+			shown = pelt_util(&m);
+		pelt_run(&m, 1, run);
+		u = pelt_util(&m);
+		if (was && !run)
+			early = u;
+		else if (run && (!was || fmod(t, PELT_TICK_US) < 1))
+			shown = early = u;
+		was = run;
+		if (t < settle)
+			continue;
+		ref += shown;
+		wrong += early;
+		n++;
+	}
+	ref /= n;
+	wrong /= n;
+	check(fabs(r.seen - ref) < 0.01 && ref - wrong > 1,
+	      "seen %.2f: util_avg as dequeued during the sleep (%.2f), not after clock_pelt's sync (%.2f)",
+	      r.seen, ref, wrong);
+}
+
 /* An always-running task at half capacity still saturates, and loses idle time. */
 static void test_saturation(void)
 {
@@ -319,6 +363,7 @@ int main(void)
 	test_seed_table();
 	test_invariance();
 	test_saturation();
+	test_seen();
 	test_sugov();
 	test_expectations();
 	printf("pelt_model: %d passed, %d failed\n", passed, failed);

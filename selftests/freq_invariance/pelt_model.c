@@ -168,10 +168,13 @@ struct pelt_range pelt_periodic(const struct pelt_cfg *cfg, double period_us,
 	pelt_init(&m, cfg, 0);
 	for (t = 0; t < settle_us + period_us; t += 1) {
 		run = fmod(t, period_us) < busy_us;
+		/* updated at sleep, before the idle rq's clock_pelt syncs */
+		if (was && !run)
+			shown = pelt_util(&m);
 		pelt_run(&m, 1, run);
 		u = pelt_util(&m);
-		/* updated at wakeup, sleep, and every tick while running */
-		if (run != was || (run && fmod(t, PELT_TICK_US) < 1))
+		/* and at wakeup and every tick while running */
+		if ((run && !was) || (run && fmod(t, PELT_TICK_US) < 1))
 			shown = u;
 		was = run;
 		if (t < settle_us)

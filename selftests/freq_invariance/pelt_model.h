@@ -95,7 +95,9 @@ struct pelt_range {
 	/*
 	 * The mean of util_avg as /proc/PID/sched shows it when sampled at
 	 * random: the value of the last update, made when the task wakes up,
-	 * when it sleeps and at every tick while it runs (PELT_TICK_US).
+	 * when it sleeps (before the idle rq's clock_pelt catches up with
+	 * its clock, whose decay shows at the next wakeup) and at every tick
+	 * while it runs (PELT_TICK_US).
 	 */
 	double seen;
 };
