@@ -147,23 +147,21 @@ static void test_invariance(void)
 /*
  * What /proc/PID/sched shows: the value of the last update. At sleep the
  * task's util_avg is updated before the idle rq's clock_pelt catches up
- * (dequeue, then pick_next_task_fair()'s update_idle_rq_clock_pelt()), so
- * the sync's decay shows only at the next wakeup. The reference here
- * steps the model itself over one settled period of a 6 ms run every
- * 16 ms at half scale, reading util_avg before the first idle step
- * (pelt_run() syncs then), and the same reading after that step is the
- * wrong hypothesis, which must differ.
+ * (dequeue, then set_next_task_idle()'s update_idle_rq_clock_pelt()), so
+ * the sync's decay shows only at the next wakeup. The reference steps
+ * the model itself over one settled period of a 6 ms run every 16 ms,
+ * into *@ref reading util_avg before the first idle step (pelt_run()
+ * syncs then), into *@wrong after it: the wrong hypothesis.
  */
-static void test_seen(void)
+static void seen_readings(const struct pelt_cfg *cfg, double *ref, double *wrong)
 {
 	double period = 16000, busy = 6000, settle = 640000, t, u, shown = 0, early = 0;
-	double ref = 0, wrong = 0;
-	struct pelt_range r = pelt_periodic(&half, period, busy, settle);
 	struct pelt_model m;
 	bool run, was = false;
 	long n = 0;
 
-	pelt_init(&m, &half, 0);
+	*ref = *wrong = 0;
+	pelt_init(&m, cfg, 0);
 	for (t = 0; t < settle + period; t += 1) {
 		run = fmod(t, period) < busy;
 		if (was && !run)
@@ -177,15 +175,28 @@ static void test_seen(void)
 		was = run;
 		if (t < settle)
 			continue;
-		ref += shown;
-		wrong += early;
+		*ref += shown;
+		*wrong += early;
 		n++;
 	}
-	ref /= n;
-	wrong /= n;
-	check(fabs(r.seen - ref) < 0.01 && ref - wrong > 1,
-	      "seen %.2f: util_avg as dequeued during the sleep (%.2f), not after clock_pelt's sync (%.2f)",
-	      r.seen, ref, wrong);
+	*ref /= n;
+	*wrong /= n;
+}
+
+/* At half scale the two readings differ; at full scale nothing syncs */
+static void test_seen(void)
+{
+	double ref, wrong, seen = pelt_periodic(&half, 16000, 6000, 640000).seen;
+
+	seen_readings(&half, &ref, &wrong);
+	check(fabs(seen - ref) < 0.01 && ref - wrong > 1,
+	      "half scale: seen %.2f, util_avg as dequeued during the sleep (%.2f), not after clock_pelt's sync (%.2f)",
+	      seen, ref, wrong);
+	seen = pelt_periodic(&full, 16000, 6000, 640000).seen;
+	seen_readings(&full, &ref, &wrong);
+	check(fabs(seen - ref) < 0.01 && fabs(ref - wrong) < 0.01,
+	      "full scale: seen %.2f, the same read before the sync (%.2f) or after it (%.2f)",
+	      seen, ref, wrong);
 }
 
 /* An always-running task at half capacity still saturates, and loses idle time. */

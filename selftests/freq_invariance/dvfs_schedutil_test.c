@@ -274,10 +274,14 @@ static int residency(double t0, double t1, const struct msr_read *r0,
  * The frequency scale clock_pelt advanced at while test_cpu was in C0
  * between @ta0 and @ta1 (mono, us), whose APERF and MPERF moved by @da
  * and @dm: min(f / f_ref, 1) x 1024 weighted by MPERF (time in C0), f
- * taken per interval between two traced samples within the window (the
- * kernel clips per tick, as often or less), the rest of the window as one
- * interval. The scale of the mean frequency is too high where the
- * frequency moves across f_ref: time above it counts at 1024 only.
+ * taken per interval between two traced samples within the window, the
+ * rest of the window as one interval. The scale of the mean frequency is
+ * too high where the frequency moves across f_ref: time above it counts
+ * at 1024 only. The kernel clips the mean of each tick, so where a tick
+ * spans a change across f_ref its scale lies between this one and the
+ * scale of the mean: the model is approximate there (both are printed).
+ * An interval that counted more than the window did (a sample of counts
+ * another CPU left behind) fails: -1, said why.
  */
 static double c0_scale(double ta0, double ta1, uint64_t da, uint64_t dm)
 {
@@ -287,13 +291,23 @@ static double c0_scale(double ta0, double ta1, uint64_t da, uint64_t dm)
 	for (i = 1; i < nr_ev && ev[i].us < ta1; i++) {
 		if (ev[i - 1].us <= ta0 || !ev[i].mperf)
 			continue;
+		if (ev[i].mperf > dm || ev[i].aperf > da) {
+			fi_err("a sample traced at %.0f us counts MPERF %llu, APERF %llu: more than the window's %llu, %llu",
+			       ev[i].us, (unsigned long long)ev[i].mperf,
+			       (unsigned long long)ev[i].aperf, (unsigned long long)dm,
+			       (unsigned long long)da);
+			return -1;
+		}
 		sum += ev[i].mperf * pelt_freq_scale((double)ev[i].aperf / ev[i].mperf *
 						     plat.base, plat.base, ratio);
 		in_c0 += ev[i].mperf;
 		rest_a -= ev[i].aperf;
 		rest_m -= ev[i].mperf;
 	}
-	/* Where a sample read before @ta0 is traced after it, no rest is left */
+	/*
+	 * None left where the samples cover the window (a sample read just
+	 * before the MSRs, traced after them, overlaps it by microseconds)
+	 */
 	if (rest_m > 0 && rest_a > 0) {
 		sum += rest_m * pelt_freq_scale(rest_a / rest_m * plat.base, plat.base, ratio);
 		in_c0 += rest_m;
@@ -351,6 +365,8 @@ static int observe(pid_t tid, struct seen *s)
 	/* In C0, MPERF counts at the base frequency's rate, APERF at f_eff */
 	s->eff_mhz = (double)(a1 - a0) / (m1 - m0) * plat.base;
 	s->scale = c0_scale(ta0, ta1, a1 - a0, m1 - m0);
+	if (s->scale < 0)
+		return -1;
 	s->scale_of_mean = pelt_freq_scale(s->eff_mhz, plat.base, ratio);
 	s->trans_s = trans * 1e6 / (t1 - t0);
 	return 0;
@@ -473,7 +489,8 @@ static int check_request(unsigned int pct, const struct seen *s, unsigned int f_
 /*
  * util_avg against the PELT model of the task's observed run at its scale
  * in C0 (c0_scale()): clock_pelt advances by the running time x
- * min(f / f_ref, 1), the work done in time at f_ref up to f_ref. Not the
+ * min(f / f_ref, 1), the work done in time at f_ref up to f_ref (per
+ * tick: approximate where a tick spans a change across f_ref). Not the
  * requested frequency: where f_ref is above the 2-core turbo, the
  * sampler's CPU, active at times, caps the task's.
  */

@@ -97,7 +97,10 @@ struct pelt_range {
 	 * random: the value of the last update, made when the task wakes up,
 	 * when it sleeps (before the idle rq's clock_pelt catches up with
 	 * its clock, whose decay shows at the next wakeup) and at every tick
-	 * while it runs (PELT_TICK_US).
+	 * while it runs (PELT_TICK_US). Not modelled: the kernel recomputes
+	 * util_avg only at an update that crosses a PELT period, so that
+	 * below scale 1024, where a tick is less than a period of
+	 * clock_pelt, the value shown can be a period's rise behind.
 	 */
 	double seen;
 };
