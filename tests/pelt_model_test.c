@@ -199,6 +199,39 @@ static void test_seen(void)
 	      seen, ref, wrong);
 }
 
+/*
+ * The replay of traced runs (pelt_replay_seen()) of a periodic task, read
+ * every microsecond of a period, is the periodic model; read in a sleep,
+ * it shows the value at the dequeue before it
+ */
+static void test_replay(void)
+{
+	static double on[64], off[64], at[16000];
+	double period = 16000, busy = 6000, settle = 640000, seen, got, dequeued;
+	struct pelt_model m;
+	int n, k;
+
+	for (n = 0; n * period < settle + period; n++) {
+		on[n] = n * period;
+		off[n] = on[n] + busy;
+	}
+	for (k = 0; k < 16000; k++)
+		at[k] = settle + k + 0.5;
+	seen = pelt_periodic(&half, period, busy, settle).seen;
+	got = pelt_replay_seen(&half, 0, 0, on, off, n, at, k);
+	check(fabs(got - seen) < 0.1,
+	      "a periodic run replayed, read every us: %.2f, the periodic model's %.2f", got, seen);
+
+	pelt_init(&m, &half, 0);
+	pelt_run(&m, busy, true);
+	dequeued = pelt_util(&m);
+	at[0] = busy + 1000;
+	got = pelt_replay_seen(&half, 0, 0, on, off, 1, at, 1);
+	check(fabs(got - dequeued) < 0.01,
+	      "one run replayed, read 1 ms into the sleep: %.2f, %.2f at its dequeue", got,
+	      dequeued);
+}
+
 /* An always-running task at half capacity still saturates, and loses idle time. */
 static void test_saturation(void)
 {
@@ -375,6 +408,7 @@ int main(void)
 	test_invariance();
 	test_saturation();
 	test_seen();
+	test_replay();
 	test_sugov();
 	test_expectations();
 	printf("pelt_model: %d passed, %d failed\n", passed, failed);

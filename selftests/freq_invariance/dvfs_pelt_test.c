@@ -12,10 +12,12 @@
  * 1-core turbo, measured as the task runs. At 8 frequencies from 0.4 x
  * the 1-core turbo up, set with the userspace governor, the CPU really
  * runs slower and the task runs longer; the mean of its util_avg over a
- * settled window must be the PELT model's mean for the run/sleep pattern
- * the task was observed to have (its running time per period,
- * se.sum_exec_runtime) at the scale the kernel should apply, within 1% of
- * 1024 on average over the frequencies and 3% at worst:
+ * settled window must be the PELT model's, read at the same times, for
+ * the runs the task was observed to have (its CPU's sched_switch events,
+ * from the start of the settle, with the time se.sum_exec_runtime counts
+ * before a woken task's switch: see replay_read()) at the scale the
+ * kernel should apply, within 1% of 1024 on average over the frequencies
+ * and 3% at worst:
  *
  *   invariance on:   scale = min(f / f_ref, 1), f_ref = max_freq_ratio x
  *                    base / 1024; util stays put up to f_ref and falls as
@@ -43,8 +45,8 @@
  * running time it is seen to have at the same scale, at 4 frequencies,
  * within the same bars. stress-ng drives such duty cycles too
  * (--cpu-load, at 2 loads and 3 frequencies: the lowest, one between it
- * and f_ref, the top), judged alike; where stress-ng is not installed,
- * that case says so and skips.
+ * and f_ref, the top), judged alike; its runs do not repeat one pattern.
+ * Where stress-ng is not installed, that case says so and skips.
  *
  * The second expectation is for a part whose turbo ratios read 0 (QEMU's
  * x-dvfs-turbo-ratios-hidden), where the boot code must refuse invariance
@@ -53,7 +55,7 @@
  * the expectation (a control run by hand: each must fail in the other
  * boot); DVFS_PELT_FREQS=MHz,... chooses the frequencies (make run's
  * demonstration). Skips, as expected, on a CPU without APERF/MPERF; needs
- * two CPUs.
+ * two CPUs and tracefs.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -165,12 +167,117 @@ static bool control_missed(const struct hyp *c, const struct ctl_fit *fit, bool 
 static unsigned int env_f[16], env_n;	/* DVFS_PELT_FREQS */
 
 /*
+ * The task's runs, as its CPU's sched_switch events give them from the
+ * start of a settle (replay_start()) to the end of the window, and its
+ * util_avg then
+ */
+#define MAX_RUNS	16384
+static struct {
+	double start_us, util0;
+	double on[MAX_RUNS], off[MAX_RUNS];
+	bool resumed[MAX_RUNS];
+	int n;
+} runs;
+
+/* The trace of @tid's runs, from now: 0, or -1 said why */
+static int replay_start(pid_t tid)
+{
+	long long u;
+
+	if (dvfs_trace_clear(test_cpu))
+		return -1;
+	runs.start_us = fi_now_us();
+	if (fi_read_sched_field(tid, "se.avg.util_avg", &u))
+		return -1;
+	runs.util0 = u;
+	return 0;
+}
+
+/*
+ * The running time of the runs within @seen's window; in *@woken, how
+ * many of them began at a wakeup, in *@mean_us their mean length there
+ */
+static double traced_in(const struct dvfs_seen *seen, int *woken, double *mean_us)
+{
+	double t1 = seen->t0_us + seen->window_us, in = 0;
+	int i, k = 0;
+
+	for (*woken = 0, i = 0; i < runs.n; i++) {
+		double d = fmin(runs.off[i], t1) - fmax(runs.on[i], seen->t0_us);
+
+		if (d > 0) {
+			in += d;
+			k++;
+			*woken += !runs.resumed[i];
+		}
+	}
+	*mean_us = k ? in / k : 0;
+	return in;
+}
+
+/*
+ * @tid's runs since replay_start() into runs, each begun where the
+ * scheduler counts it. A task woken on an idle CPU is picked at the rq
+ * clock of its wakeup, which is not updated again when it preempts the
+ * idle task: its runtime, and PELT, count the time to the switch as
+ * running. The trace does not show that time: each run that began at a
+ * wakeup starts earlier by the same lead, the runtime the window counted
+ * (sum_exec_runtime) beyond the traced runs, over their number, in
+ * *@lead_us. A lead of a tick or more is not that latency (the tick
+ * would have updated the clock), nor one below 0 beyond 1% of a run (the
+ * runtime read up to a tick stale, shared among the runs): the trace and
+ * the runtime disagree, -1 said why (as for any failure).
+ */
+static int replay_read(pid_t tid, const struct dvfs_seen *seen, double *lead_us)
+{
+	double traced, mean;
+	int i, woken;
+
+	runs.n = dvfs_trace_runs(test_cpu, tid, runs.start_us, fi_now_us(), runs.on, runs.off,
+				 runs.resumed, MAX_RUNS);
+	if (runs.n < 0)
+		return -1;
+	traced = traced_in(seen, &woken, &mean);
+	if (!woken) {
+		fi_err("no run of task %d traced from a wakeup in the window", tid);
+		return -1;
+	}
+	*lead_us = (seen->duty * seen->window_us - traced) / woken;
+	if (*lead_us < -0.01 * mean || *lead_us >= PELT_TICK_US) {
+		fi_err("task %d ran %.0f us of the window by its runtime, %.0f in %d runs traced: a lead of %.0f us on runs of %.0f",
+		       tid, seen->duty * seen->window_us, traced, woken, *lead_us, mean);
+		return -1;
+	}
+	for (i = 0; i < runs.n; i++) {
+		if (runs.resumed[i])
+			continue;
+		runs.on[i] = fmin(fmax(runs.on[i] - *lead_us, runs.start_us), runs.off[i]);
+		if (i)
+			runs.on[i] = fmax(runs.on[i], runs.off[i - 1]);
+	}
+	return 0;
+}
+
+/*
+ * The model's util_avg at @scale for the runs traced, read at the times
+ * the sampler read it in @seen
+ */
+static double model_at(double scale, const struct dvfs_seen *seen)
+{
+	struct pelt_cfg cfg = { .scale = lround(scale), .mode = PELT_TIME_SCALING };
+
+	return pelt_replay_seen(&cfg, runs.util0, runs.start_us, runs.on, runs.off, runs.n,
+				seen->at_us, seen->n_at);
+}
+
+/*
  * The task @tid at each of the @n frequencies @f: the mean of its util_avg
- * against the model's for its observed running time per period at the
- * scale the kernel should apply, within 3% of 1024 each and 1% on average.
- * The period is @period_us, or with 0 the window over the task's sleeps
- * in it (a duty cycle the test does not time itself). The inline
- * controls: the same data against each other hypothesis, at the
+ * against the model's for its runs as traced (replay_read()) at the scale
+ * the kernel should apply, within 3% of 1024 each and 1% on average. The
+ * period printed is @period_us, or with 0 (a duty cycle the test does not
+ * time itself) the window over the task's sleeps in it, and beside the
+ * model what one pattern of the mean run in that period would give. The
+ * inline controls: the same runs against each other hypothesis, at the
  * frequencies that tell it from the expectation, must miss the same bars.
  */
 static int at_frequencies(pid_t tid, const unsigned int *f, int n, double period_us)
@@ -183,16 +290,20 @@ static int at_frequencies(pid_t tid, const unsigned int *f, int n, double period
 		nr_ctl > 1 ? ", " : "", nr_ctl > 1 ? ctl[1].name : "");
 	fi_info("   MHz  scale (seen)  period_us  ran_us  util_avg  model  error  controls\n");
 	for (i = 0; i < n; i++) {
-		struct pelt_cfg cfg = { .mode = PELT_TIME_SCALING };
-		double scale = want_scale(f[i]), util, ran, model, err, period;
+		double scale = want_scale(f[i]), util, ran, model, err, period, lead = 0;
+		static struct dvfs_seen seen;
 		char ctls[64] = "";
-		struct dvfs_seen seen;
 
-		cfg.scale = lround(scale);
-		if (dvfs_set_req(test_cpu, f[i]) ||
+		if (dvfs_set_req(test_cpu, f[i])) {
+			fi_err("%u MHz: cannot set the frequency", f[i]);
+			return KSFT_FAIL;
+		}
+		if (replay_start(tid) ||
 		    dvfs_observe(test_cpu, tid, period_us ? period_us : PERIOD_US,
-				 i ? SETTLE_US : FIRST_SETTLE_US, WINDOW_US, SAMPLE_US, &seen)) {
-			fi_err("%u MHz: cannot set the frequency or observe task %d", f[i], tid);
+				 i ? SETTLE_US : FIRST_SETTLE_US, WINDOW_US, SAMPLE_US, &seen) ||
+		    replay_read(tid, &seen, &lead)) {
+			fi_err("%u MHz: cannot observe task %d%s", f[i], tid,
+			       kill(tid, 0) ? ", gone" : "");
 			return KSFT_FAIL;
 		}
 		util = seen.util;
@@ -212,8 +323,15 @@ static int at_frequencies(pid_t tid, const unsigned int *f, int n, double period
 			       f[i], ran, period);
 			return KSFT_FAIL;
 		}
-		model = pelt_periodic(&cfg, period, ran, MODEL_SETTLE_US).seen;
+		model = model_at(scale, &seen);
 		err = util - model;
+		{
+			struct pelt_cfg cfg = { .scale = lround(scale), .mode = PELT_TIME_SCALING };
+
+			fi_info("%u MHz: %d runs traced, those from a wakeup %.0f us before their switch in; one pattern of %.0f us in %.0f would give %.1f\n",
+				f[i], runs.n, lead, ran, period,
+				pelt_periodic(&cfg, period, ran, MODEL_SETTLE_US).seen);
+		}
 		err_sum += fabs(err);
 		worst = fmax(worst, fabs(err));
 		for (c = 0; c < nr_ctl; c++) {
@@ -224,8 +342,7 @@ static int at_frequencies(pid_t tid, const unsigned int *f, int n, double period
 				snprintf(ctls + len, sizeof(ctls) - len, " %8s", "-");
 				continue;
 			}
-			cfg.scale = lround(cs);
-			e = util - pelt_periodic(&cfg, period, ran, MODEL_SETTLE_US).seen;
+			e = util - model_at(cs, &seen);
 			fit[c].n++;
 			fit[c].sum += fabs(e);
 			fit[c].worst = fmax(fit[c].worst, fabs(e));
@@ -361,10 +478,12 @@ static int test_saturated(void)
  * stress-ng's duty cycles (--cpu-load L, busy slices of SNG_SLICE_MS by
  * the clock, then a sleep for the rest of the period), pinned to the
  * test's CPU: at 2 loads and 3 frequencies, its worker's util_avg is the
- * model's for the running pattern it is seen to have (its running time
- * over the window, its period the window over its sleeps), as
- * at_frequencies() judges. The pattern is stress-ng's, not the one asked
- * for: under TCG a slice overruns by a bogo-op, so the duty is above L.
+ * model's for the runs it is seen to have, as at_frequencies() judges.
+ * The runs are stress-ng's, not the
+ * pattern asked for: under TCG a slice overruns by a bogo-op, so the duty
+ * is above L, and stress-ng shortens each sleep by what the one before
+ * overslept and skips it where that leaves none, so that two slices run
+ * back to back at times.
  */
 #define SNG_SLICE_MS	"4"
 #define SNG_METHOD	"fibonacci"	/* the shortest bogo-op under TCG */
@@ -582,6 +701,9 @@ int main(void)
 	if (nr_cpus < 2)
 		ksft_exit_skip("needs two CPUs: the sampler must not share the task's\n");
 	test_cpu = cpus[nr_cpus - 1];
+	atexit(dvfs_trace_stop);
+	if (dvfs_trace_start_event("sched/sched_switch"))
+		ksft_exit_fail_msg("the tasks' runs come from sched:sched_switch: no trace\n");
 	atexit(stop_task);
 	atexit(stop_sng);
 	fi_run_tests(plan, n);

@@ -682,9 +682,19 @@ int dvfs_observe(int cpu, pid_t tid, unsigned int period_us, double settle_us,
 	if (fi_read_sched_ns(tid, "se.sum_exec_runtime", &ran0) ||
 	    fi_read_sched_field(tid, "nr_voluntary_switches", &sw0))
 		return -1;
+	seen->t0_us = t0;
+	seen->n_at = 0;
 	while (fi_now_us() < t0 + window_us) {
+		double before = fi_now_us();
+
+		if (seen->n_at == DVFS_SAMPLES) {
+			fi_err("more than %d reads of util_avg in %.0f us", DVFS_SAMPLES,
+			       window_us);
+			return -1;
+		}
 		if (fi_read_sched_field(tid, "se.avg.util_avg", &u))
 			return -1;
+		seen->at_us[seen->n_at++] = (before + fi_now_us()) / 2;
 		if (!(n % 8)) {
 			if (fi_read_u64(path, &fs))
 				return -1;
@@ -991,6 +1001,88 @@ int dvfs_trace_requests(int cpu, struct dvfs_req *ev, int max)
 	}
 	fclose(f);
 	return nr_ev;
+}
+
+/*
+ * The times task @tid ran on @cpu, from the sched_switch events traced
+ * there since the buffer was emptied at @start_us (sched:sched_switch, as
+ * dvfs_trace_start_event()), into [@on[i], @off[i]) (mono, us), at most
+ * @max, @resumed[i] set where the run follows a preemption rather than a
+ * sleep: running when the trace starts, from @start_us; still running at
+ * its end, until @end_us; none from after @end_us. Their number, or -1
+ * said why, also when the buffer lost events or the task switched out
+ * twice or in twice in a row.
+ */
+int dvfs_trace_runs(int cpu, pid_t tid, double start_us, double end_us,
+		    double *on, double *off, bool *resumed, int max)
+{
+	bool seen = false, running = false, preempted = false;
+	char path[160], line[512];
+	int n = 0;
+	FILE *f;
+
+	f = trace_open(cpu, path, sizeof(path));
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *tag = strstr(line, ": sched_switch:"), *ts, *prev, *next, *state;
+		double us;
+
+		if (!tag)
+			continue;
+		*tag = 0;
+		ts = strrchr(line, ' ');
+		prev = strstr(tag + 1, " prev_pid=");
+		state = strstr(tag + 1, " prev_state=");
+		next = strstr(tag + 1, " next_pid=");
+		if (!ts || !prev || !state || !next) {
+			fi_err("%s: a sched_switch line without its time, prev_pid=, prev_state= or next_pid=",
+			       path);
+			goto fail;
+		}
+		us = strtod(ts + 1, NULL) * 1e6;
+		if (us > end_us)
+			break;
+		if (strtol(prev + 10, NULL, 10) == tid) {
+			if (seen && !running) {
+				fi_err("%s: task %d switched out at %.0f us, not running", path,
+				       tid, us);
+				goto fail;
+			}
+			if (!seen) {
+				if (n == max)
+					goto full;
+				resumed[n] = false;
+				on[n++] = start_us;
+			}
+			off[n - 1] = us;
+			/* R, or R+ where the kernel marks a preemption */
+			preempted = state[12] == 'R';
+			running = false;
+			seen = true;
+		}
+		if (strtol(next + 10, NULL, 10) == tid) {
+			if (running) {
+				fi_err("%s: task %d switched in at %.0f us, running", path, tid,
+				       us);
+				goto fail;
+			}
+			if (n == max)
+				goto full;
+			resumed[n] = preempted;
+			on[n] = us;
+			off[n++] = end_us;
+			running = true;
+			seen = true;
+		}
+	}
+	fclose(f);
+	return n;
+full:
+	fi_err("%s: more than %d runs of task %d", path, max, tid);
+fail:
+	fclose(f);
+	return -1;
 }
 
 /* Whether @cpu's HWP is enabled (IA32_PM_ENABLE bit 0; false if unread) */

@@ -104,6 +104,8 @@ pid_t dvfs_start_periodic(int cpu, unsigned int period_us, unsigned long n,
 pid_t dvfs_start_fixed_work(const int *cpus, int n, int cpu, unsigned int period_us,
 			    double busy_us, unsigned long *iters);
 
+#define DVFS_SAMPLES	512	/* dvfs_observe()'s reads of util_avg, at most */
+
 struct dvfs_seen {
 	double util;		/* mean util_avg */
 	double ran_us;		/* running time per period */
@@ -111,6 +113,9 @@ struct dvfs_seen {
 	double duty;		/* running time over the window's */
 	double window_us;	/* the window */
 	long long sleeps;	/* its voluntary switches in the window */
+	double t0_us;		/* the window's start (mono) */
+	double at_us[DVFS_SAMPLES];	/* when util_avg was read (mono) */
+	int n_at;		/* those times, all of the window's reads */
 };
 
 int dvfs_observe(int cpu, pid_t tid, unsigned int period_us, double settle_us,
@@ -130,6 +135,8 @@ void dvfs_trace_stop(void);
 int dvfs_trace_clear(int cpu);
 int dvfs_trace_times(int cpu, const char *name, double *us, int max);
 int dvfs_trace_requests(int cpu, struct dvfs_req *ev, int max);
+int dvfs_trace_runs(int cpu, pid_t tid, double start_us, double end_us,
+		    double *on, double *off, bool *resumed, int max);
 unsigned int dvfs_msr_request(int cpu, bool hwp);
 bool dvfs_hwp_enabled(int cpu);
 #endif

@@ -190,6 +190,42 @@ struct pelt_range pelt_periodic(const struct pelt_cfg *cfg, double period_us,
 	return r;
 }
 
+double pelt_replay_seen(const struct pelt_cfg *cfg, double util0, double start_us,
+			const double *on, const double *off, int n,
+			const double *at, int n_at)
+{
+	double t = start_us, shown = util0, sum = 0, tick = INFINITY;
+	struct pelt_model m;
+	bool run = false;
+	int i = 0, j = 0;
+
+	pelt_init(&m, cfg, util0);
+	while (j < n_at) {
+		double edge = i < n ? (run ? off[i] : on[i]) : INFINITY;
+		double next = fmin(fmin(edge, tick), at[j]);
+
+		if (next > t)
+			pelt_run(&m, next - t, run);
+		t = fmax(t, next);
+		if (next == at[j]) {
+			sum += shown;
+			j++;
+			continue;
+		}
+		/*
+		 * Updated at wakeup, every tick while running and at sleep,
+		 * before the next idle step syncs clock_pelt
+		 */
+		if (next == edge) {
+			i += run;
+			run = !run;
+		}
+		tick = run ? (floor(t / PELT_TICK_US) + 1) * PELT_TICK_US : INFINITY;
+		shown = pelt_util(&m);
+	}
+	return n_at ? sum / n_at : 0;
+}
+
 unsigned long pelt_freq_ratio(unsigned int ref_mhz, unsigned int base_mhz)
 {
 	return (ref_mhz / 100) * (unsigned long)PELT_SCALE / (base_mhz / 100);

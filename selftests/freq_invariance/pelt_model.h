@@ -108,4 +108,15 @@ struct pelt_range {
 struct pelt_range pelt_periodic(const struct pelt_cfg *cfg, double period_us,
 				double busy_us, double settle_us);
 
+/*
+ * A task running in the @n intervals [@on[i], @off[i]) (us, ascending,
+ * none before @start_us), alone on its CPU, from @start_us with util_avg
+ * @util0: the mean of util_avg as /proc/PID/sched shows it (as seen in
+ * struct pelt_range, a tick every PELT_TICK_US of the same clock) at the
+ * @n_at times @at (ascending, after @start_us).
+ */
+double pelt_replay_seen(const struct pelt_cfg *cfg, double util0, double start_us,
+			const double *on, const double *off, int n,
+			const double *at, int n_at);
+
 #endif
