@@ -309,7 +309,7 @@ static int run_io_busy(struct boost_row *before, struct boost_row *after,
 {
 	unsigned long long loc0 = 0, loc1 = 0;
 	pid_t pid, spin = -1;
-	uint64_t t0;
+	uint64_t t0, t_read = 0;
 	int status;
 
 	if (read_row(test_cpu, before)) {
@@ -357,8 +357,16 @@ static int run_io_busy(struct boost_row *before, struct boost_row *after,
 		 * and two hold times have passed, the busy window from there.
 		 */
 		fi_sleep_us(2 * HOLD_NS / 1000);
-		if (read_row(test_cpu, &busy[0]) || read_loc(test_cpu, &loc0) ||
-		    (two_ticks_us >= 0 && dvfs_trace_clear(test_cpu))) {
+		/*
+		 * The ticks are traced from the read of the boost on: the
+		 * buffer is emptied first (it may wait for a grace period)
+		 */
+		if (two_ticks_us >= 0 && dvfs_trace_clear(test_cpu)) {
+			fi_reap(spin);
+			return -1;
+		}
+		t_read = fi_now_us();
+		if (read_row(test_cpu, &busy[0]) || read_loc(test_cpu, &loc0)) {
 			fi_reap(spin);
 			return -1;
 		}
@@ -384,8 +392,11 @@ static int run_io_busy(struct boost_row *before, struct boost_row *after,
 			static double ticks[MAX_TICKS + 2];
 			int n;
 
-			/* The window's ends count as ticks: a stall there too */
-			ticks[0] = t0;
+			/*
+			 * The window's ends count as ticks, from the read of
+			 * the boost: a stall there too
+			 */
+			ticks[0] = t_read;
 			n = dvfs_trace_times(test_cpu, "sched_stat_runtime", ticks + 1, MAX_TICKS);
 			if (n < 0) {
 				fi_reap(spin);
@@ -689,8 +700,9 @@ static int test_knob_off_forgets(void)
  * ticks hold a period's end, so no update gap is longer than the longest
  * span of two tick intervals. A vCPU that the host stalls has a longer
  * one, and a drop there is right: a run's precondition is that its
- * longest two-tick span (traced, two_ticks_us) stayed below the hold
- * time, and that the CPU was still boosted two hold times after the I/O
+ * longest two-tick span (traced from the read that found the boost to
+ * the end of the busy window, two_ticks_us) stayed below the hold time,
+ * and that the CPU was still boosted two hold times after the I/O
  * stopped (updates flagged with I/O wait that take no step do not renew
  * the hold, so the I/O's end may drop the boost by design); only a run
  * that met both is judged, and there a drop fails. Runs that did not
